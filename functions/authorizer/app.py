@@ -1,5 +1,80 @@
+"""Lambda authorizer of the HTTP API (payload format 2.0, simple responses).
+
+Allows a valid bearer token with ``{"sub": <subject>}`` as the only context: that subject is
+the memory owner, and nothing else ever decides it. Everything else is denied; API Gateway
+then answers 403 (it answers 401 itself when the Authorization header is missing).
+Nothing of the token is ever logged: a denial logs its reason code only.
+"""
+
 from __future__ import annotations
 
+import threading
+from typing import Any
 
-def lambda_handler(event: dict, context: object) -> dict:
-    raise NotImplementedError
+from agent_memory.auth import (
+    AuthConfigurationError,
+    AuthSettings,
+    InvalidTokenError,
+    TokenVerifier,
+    token_from_authorization_header,
+)
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.utilities.data_classes.api_gateway_authorizer_event import (
+    APIGatewayAuthorizerEventV2,
+    APIGatewayAuthorizerResponseV2,
+)
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+logger = Logger()
+
+# Built once per container and reused, so the issuer's keys stay cached across invocations.
+# It holds settings and public keys only, never request data.
+_verifier: TokenVerifier | None = None
+_verifier_lock = threading.Lock()
+
+
+def get_verifier() -> TokenVerifier:
+    global _verifier
+    verifier = _verifier
+    if verifier is None:
+        with _verifier_lock:
+            if _verifier is None:
+                _verifier = TokenVerifier(AuthSettings.from_env())
+            verifier = _verifier
+    return verifier
+
+
+def authorize(event: dict[str, Any]) -> dict[str, Any]:
+    """The authorizer's decision for one payload-v2 event (the local stack calls this)."""
+    try:
+        token = token_from_authorization_header(_authorization_header(event))
+        identity = get_verifier().verify(token)
+    except InvalidTokenError as error:
+        return _deny(error.reason)
+    except AuthConfigurationError:
+        logger.error("Authorizer misconfigured", extra={"reason": "misconfigured"})
+        return _deny("misconfigured")
+    except Exception as error:
+        # Fail closed. The type name only: an exception's message could quote the input.
+        logger.error("Authorizer failed", extra={"error_type": type(error).__name__})
+        return _deny("internal_error")
+    return APIGatewayAuthorizerResponseV2(
+        authorize=True, context={"sub": identity.subject}
+    ).asdict()
+
+
+@logger.inject_lambda_context(log_event=False, clear_state=True)
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return authorize(event)
+
+
+def _authorization_header(event: dict[str, Any]) -> str | None:
+    if not isinstance(event, dict) or not isinstance(event.get("headers"), dict):
+        return None
+    value = APIGatewayAuthorizerEventV2(event).headers.get("authorization")
+    return value if isinstance(value, str) else None
+
+
+def _deny(reason: str) -> dict[str, Any]:
+    logger.info("Authorization denied", extra={"reason": reason})
+    return APIGatewayAuthorizerResponseV2(authorize=False).asdict()

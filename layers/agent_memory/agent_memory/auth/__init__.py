@@ -1,0 +1,100 @@
+"""JWT verification for the authorizer: PyJWT against the issuer's JWKS.
+
+``TokenVerifier(AuthSettings.from_env()).verify(token_from_authorization_header(value))``
+returns the caller's ``VerifiedIdentity`` (its ``subject`` is the memory owner) or raises an
+``InvalidTokenError`` subclass whose ``reason`` is a stable code. ``DevIssuer`` and
+``serve_jwks`` are the local stand-ins for an identity provider.
+"""
+
+from __future__ import annotations
+
+from agent_memory.auth.config import (
+    ASYMMETRIC_ALGORITHMS,
+    DEFAULT_ALGORITHMS,
+    ENV_ALGORITHMS,
+    ENV_AUDIENCE,
+    ENV_ISSUER,
+    ENV_JWKS_URL,
+    ENV_LEEWAY,
+    JWKS_PATH,
+    AuthSettings,
+)
+from agent_memory.auth.dev_issuer import (
+    DEFAULT_DEV_AUDIENCE,
+    DEFAULT_DEV_ISSUER,
+    ENV_DEV_ISSUER_DIR,
+    DevIssuer,
+    default_key_dir,
+    jwk_thumbprint,
+)
+from agent_memory.auth.exceptions import (
+    AuthConfigurationError,
+    BadSignatureError,
+    DisallowedAlgorithmError,
+    ExpiredTokenError,
+    InvalidSubjectError,
+    InvalidTokenError,
+    JWKSUnavailableError,
+    MalformedTokenError,
+    MissingClaimError,
+    MissingSubjectError,
+    MissingTokenError,
+    NotYetValidTokenError,
+    UnknownKeyError,
+    WeakKeyError,
+    WrongAudienceError,
+    WrongIssuerError,
+)
+from agent_memory.auth.jwks_server import JWKSServer, serve_jwks
+from agent_memory.auth.verifier import (
+    MAX_SUBJECT_LENGTH,
+    MAX_TOKEN_LENGTH,
+    REQUIRED_CLAIMS,
+    SigningKeySource,
+    TokenVerifier,
+    VerifiedIdentity,
+    token_from_authorization_header,
+)
+
+__all__ = [
+    "ASYMMETRIC_ALGORITHMS",
+    "DEFAULT_ALGORITHMS",
+    "DEFAULT_DEV_AUDIENCE",
+    "DEFAULT_DEV_ISSUER",
+    "ENV_ALGORITHMS",
+    "ENV_AUDIENCE",
+    "ENV_DEV_ISSUER_DIR",
+    "ENV_ISSUER",
+    "ENV_JWKS_URL",
+    "ENV_LEEWAY",
+    "JWKS_PATH",
+    "MAX_SUBJECT_LENGTH",
+    "MAX_TOKEN_LENGTH",
+    "REQUIRED_CLAIMS",
+    "AuthConfigurationError",
+    "AuthSettings",
+    "BadSignatureError",
+    "DevIssuer",
+    "DisallowedAlgorithmError",
+    "ExpiredTokenError",
+    "InvalidSubjectError",
+    "InvalidTokenError",
+    "JWKSServer",
+    "JWKSUnavailableError",
+    "MalformedTokenError",
+    "MissingClaimError",
+    "MissingSubjectError",
+    "MissingTokenError",
+    "NotYetValidTokenError",
+    "SigningKeySource",
+    "TokenVerifier",
+    "UnknownKeyError",
+    "VerifiedIdentity",
+    "WeakKeyError",
+    "WrongAudienceError",
+    "WrongIssuerError",
+    "default_key_dir",
+    "jwk_thumbprint",
+    "serve_jwks",
+    "token_from_authorization_header",
+]
