@@ -1,0 +1,71 @@
+"""The domain stays pure: no AWS SDK, no I/O, no clock, no randomness."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import agent_memory.domain
+import pytest
+
+DOMAIN = Path(agent_memory.domain.__file__).parent
+MODULES = sorted(DOMAIN.rglob("*.py"))
+
+FORBIDDEN = {
+    "boto3",
+    "botocore",
+    "aioboto3",
+    "aws_lambda_powertools",
+    "socket",
+    "os",
+    "time",
+    "random",
+    "secrets",
+    "uuid",
+    "datetime",
+    "pathlib",
+    "io",
+    "subprocess",
+    "shutil",
+    "tempfile",
+    "urllib",
+    "http",
+    "requests",
+    "httpx",
+    "asyncio",
+    "threading",
+    "logging",
+    "sqlite3",
+}
+
+
+def imported_modules(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_the_domain_has_modules() -> None:
+    assert {path.name for path in MODULES} >= {"model.py", "rules.py", "threats.py", "tool.py"}
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda path: path.name)
+def test_a_domain_module_imports_nothing_impure(module: Path) -> None:
+    # GIVEN the imports of one domain module
+    imports = imported_modules(module)
+
+    # THEN none is an I/O, clock, randomness or AWS module
+    assert not {name for name in imports if name.split(".")[0] in FORBIDDEN}
+    # AND the only first-party imports are the domain itself
+    assert all(
+        name.startswith("agent_memory.domain")
+        for name in imports
+        if name.startswith("agent_memory")
+    )
+    # AND pydantic is confined to the tool contract
+    if module.name != "tool.py":
+        assert not {name for name in imports if name.split(".")[0] == "pydantic"}
