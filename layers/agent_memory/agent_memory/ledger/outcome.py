@@ -1,0 +1,95 @@
+"""The memory outcome of a turn: a small typed value with counts and usage, never content."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from agent_memory.domain import LIMITS, Snapshot, Target
+
+OutcomeStatus = Literal[
+    "committed", "unchanged", "conflict", "cancelled", "expired", "unavailable", "disabled", "error"
+]
+
+
+@dataclass(frozen=True)
+class TargetUsage:
+    chars: int
+    limit: int
+
+    @classmethod
+    def of(cls, snapshot: Snapshot | None, target: Target) -> TargetUsage:
+        return cls(chars=snapshot.chars(target) if snapshot else 0, limit=LIMITS[target])
+
+
+@dataclass(frozen=True)
+class MemoryOutcome:
+    """What became of the turn's memory.
+
+    ``operations`` is the number of staged operations; ``retries`` counts resends of the same
+    request, ``replays`` reloads that re-applied the batch, ``requests`` the DynamoDB calls the
+    ledger made. ``reason`` is a short code (never an exception text or content).
+    """
+
+    status: OutcomeStatus
+    user: TargetUsage
+    memory: TargetUsage
+    operations: int = 0
+    reason: str | None = None
+    retries: int = 0
+    replays: int = 0
+    requests: int = 0
+
+    @classmethod
+    def of(
+        cls,
+        status: OutcomeStatus,
+        snapshot: Snapshot | None,
+        *,
+        operations: int = 0,
+        reason: str | None = None,
+        retries: int = 0,
+        replays: int = 0,
+        requests: int = 0,
+    ) -> MemoryOutcome:
+        return cls(
+            status=status,
+            user=TargetUsage.of(snapshot, "user"),
+            memory=TargetUsage.of(snapshot, "memory"),
+            operations=operations,
+            reason=reason,
+            retries=retries,
+            replays=replays,
+            requests=requests,
+        )
+
+    @classmethod
+    def disabled(cls, reason: str | None = None) -> MemoryOutcome:
+        """The memory feature is off for this turn: nothing read, nothing written."""
+        return cls.of("disabled", None, reason=reason)
+
+    @property
+    def committed(self) -> bool:
+        return self.status == "committed"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``memory`` object of the chat API response."""
+        body: dict[str, Any] = {"status": self.status, "operations": self.operations}
+        if self.reason is not None:
+            body["reason"] = self.reason
+        body["user"] = {"chars": self.user.chars, "limit": self.user.limit}
+        body["memory"] = {"chars": self.memory.chars, "limit": self.memory.limit}
+        return body
+
+    def metrics(self) -> dict[str, Any]:
+        """Operational fields for logs and metrics (counts only)."""
+        return {
+            "outcome": self.status,
+            "reason": self.reason,
+            "operation_count": self.operations,
+            "user_characters": self.user.chars,
+            "memory_characters": self.memory.chars,
+            "retry_count": self.retries,
+            "replay_count": self.replays,
+            "request_count": self.requests,
+        }

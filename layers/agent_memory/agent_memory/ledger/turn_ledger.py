@@ -1,0 +1,304 @@
+"""The request-local unit of work of one chat turn.
+
+``TurnLedger.begin`` loads the snapshot (strongly consistent); the ``memory_update`` tool
+stages operations through the domain's ``MemoryToolSession``; the first staged operation
+creates the ledger item (``open``); ``commit`` runs the commit protocol once, after the final
+answer; ``discard`` ends a failed turn. Nothing here is shared between requests: one turn,
+one ``TurnLedger``, used by one thread at a time (only the cancel flag crosses threads).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any, Literal
+
+from agent_memory.domain import MemoryToolSession, Operation, Snapshot, unavailable_result
+from agent_memory.ledger.cancel import CancelFlag
+from agent_memory.ledger.commit import CommitRequest, LedgerStore, MemoryStore, commit_turn
+from agent_memory.ledger.exceptions import MemoryScopeError
+from agent_memory.ledger.outcome import MemoryOutcome, OutcomeStatus
+from agent_memory.ledger.retry import DEFAULT_RETRY_POLICY, RetryPolicy
+from agent_memory.ledger.scope import current_memory_request
+from agent_memory.repository import LoadedMemory, RepositoryError, TurnExistsError
+
+logger = logging.getLogger(__name__)
+
+MemoryStatus = Literal["available", "unavailable"]
+
+
+class TurnLedger:
+    """Staging and commit of one turn's memory operations (see ``begin``)."""
+
+    def __init__(
+        self,
+        *,
+        user_id: str,
+        turn_id: str,
+        deadline_ms: int,
+        loaded: LoadedMemory | None,
+        unavailable_reason: str | None,
+        writes_enabled: bool,
+        memory_repo: MemoryStore,
+        ledger_repo: LedgerStore,
+        clock_ms: Callable[[], int],
+        cancel_flag: CancelFlag,
+        sleep: Callable[[float], None],
+        rand: Callable[[], float],
+        policy: RetryPolicy,
+        requests: int,
+    ) -> None:
+        self._user_id = user_id
+        self._turn_id = turn_id
+        self._deadline_ms = deadline_ms
+        self._loaded = loaded
+        self._unavailable_reason = unavailable_reason
+        self._memory_repo = memory_repo
+        self._ledger_repo = ledger_repo
+        self._clock = clock_ms
+        self._cancel = cancel_flag
+        self._sleep = sleep
+        self._rand = rand
+        self._policy = policy
+        self._requests = requests
+        # Never writable without a successful load.
+        self._session = MemoryToolSession(
+            loaded.snapshot if loaded is not None else Snapshot(),
+            writes_enabled=writes_enabled and loaded is not None,
+        )
+        self._ledger_open = False
+        # Set when the turn can no longer commit (the ledger item could not be created).
+        self._stopped: tuple[OutcomeStatus, str] | None = None
+        self._outcome: MemoryOutcome | None = None
+
+    @classmethod
+    def begin(
+        cls,
+        user_id: str,
+        turn_id: str,
+        deadline_ms: int,
+        *,
+        memory_repo: MemoryStore,
+        ledger_repo: LedgerStore,
+        clock_ms: Callable[[], int],
+        cancel_flag: CancelFlag,
+        writes_enabled: bool = True,
+        sleep: Callable[[float], None] = time.sleep,
+        rand: Callable[[], float] = random.random,
+        policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+    ) -> TurnLedger:
+        """Load the user's memory and open the unit of work.
+
+        Raises ``TurnCancelledError`` when the cancel flag is already set (nothing is read).
+        A failed load does not raise: memory is ``unavailable``, the snapshot is empty (for the
+        prompt only) and writes are disabled for the turn.
+        """
+        if not user_id or not turn_id:
+            raise MemoryScopeError("a turn needs a user id and a turn id")
+        cancel_flag.raise_if_cancelled()
+        loaded: LoadedMemory | None = None
+        reason: str | None = None
+        try:
+            loaded = memory_repo.load(user_id)
+        except RepositoryError as error:
+            reason = error.code
+        except Exception as error:  # fail open for reads, whatever broke
+            logger.warning("memory load failed", extra={"error_type": type(error).__name__})
+            reason = "load_failed"
+        return cls(
+            user_id=user_id,
+            turn_id=turn_id,
+            deadline_ms=deadline_ms,
+            loaded=loaded,
+            unavailable_reason=reason,
+            writes_enabled=writes_enabled,
+            memory_repo=memory_repo,
+            ledger_repo=ledger_repo,
+            clock_ms=clock_ms,
+            cancel_flag=cancel_flag,
+            sleep=sleep,
+            rand=rand,
+            policy=policy,
+            requests=1,
+        )
+
+    # -- what the prompt and the service read ---------------------------------------------
+
+    @property
+    def user_id(self) -> str:
+        return self._user_id
+
+    @property
+    def turn_id(self) -> str:
+        return self._turn_id
+
+    @property
+    def deadline_ms(self) -> int:
+        return self._deadline_ms
+
+    @property
+    def snapshot(self) -> Snapshot:
+        """The loaded snapshot, for the prompt (empty when memory is unavailable)."""
+        return self._loaded.snapshot if self._loaded is not None else Snapshot()
+
+    @property
+    def staged_snapshot(self) -> Snapshot:
+        """The snapshot with this turn's staged operations applied."""
+        snapshot: Snapshot = self._session.snapshot
+        return snapshot
+
+    @property
+    def memory_status(self) -> MemoryStatus:
+        return "available" if self._loaded is not None else "unavailable"
+
+    @property
+    def unavailable_reason(self) -> str | None:
+        return self._unavailable_reason
+
+    @property
+    def writes_enabled(self) -> bool:
+        return (
+            bool(self._session.writes_enabled) and self._stopped is None and self._outcome is None
+        )
+
+    @property
+    def has_staged_writes(self) -> bool:
+        return bool(self._session.staged_operations)
+
+    @property
+    def staged_operations(self) -> tuple[Operation, ...]:
+        """The ordered batch staged so far (kept after the end of the turn, for telemetry)."""
+        return tuple(self._session.staged_operations)
+
+    @property
+    def failed_calls(self) -> int:
+        return int(self._session.failed_calls)
+
+    # -- the memory_update tool ------------------------------------------------------------
+
+    def call_tool(self, raw_arguments: Any) -> dict[str, Any]:
+        """Run one ``memory_update`` call: validate and stage (never write).
+
+        The first successful staging creates the ledger item; if that fails, writes are
+        disabled for the rest of the turn and the model is told nothing was saved.
+        """
+        self._check_scope()
+        if self._stopped is not None or self._outcome is not None:
+            return dict(unavailable_result())
+        result = self._session.call(raw_arguments)
+        opening = result.ok and bool(self._session.staged_operations) and not self._ledger_open
+        if opening and not self._open_ledger():
+            return dict(unavailable_result())
+        return dict(result.result)
+
+    # -- the end of the turn ---------------------------------------------------------------
+
+    def commit(self) -> MemoryOutcome:
+        """Commit the staged batch once (idempotent: a second call returns the outcome).
+
+        Nothing staged -> ``unchanged`` with no request at all.
+        """
+        if self._outcome is not None:
+            return self._outcome
+        if self._stopped is not None:
+            status, reason = self._stopped
+            outcome = self._plain_outcome(status, reason)
+        elif self._loaded is None:
+            outcome = self._plain_outcome("unavailable", self._unavailable_reason)
+        elif not self._session.staged_operations or not self._ledger_open:
+            outcome = self._plain_outcome("unchanged", None)
+        else:
+            operations = tuple(self._session.staged_operations)
+            outcome = commit_turn(
+                CommitRequest(
+                    user_id=self._user_id,
+                    turn_id=self._turn_id,
+                    deadline_ms=self._deadline_ms,
+                    loaded=self._loaded,
+                    operations=operations,
+                    staged=self._session.snapshot,
+                ),
+                memory_repo=self._memory_repo,
+                ledger_repo=self._ledger_repo,
+                clock_ms=self._clock,
+                cancel_flag=self._cancel,
+                sleep=self._sleep,
+                rand=self._rand,
+                policy=self._policy,
+            )
+            outcome = replace(outcome, requests=outcome.requests + self._requests)
+        self._outcome = outcome
+        return outcome
+
+    def discard(
+        self, status: Literal["error", "cancelled"] = "error", reason: str = "turn_failed"
+    ) -> MemoryOutcome:
+        """End a failed or abandoned turn: nothing is committed; an open ledger item becomes
+        ``discarded`` (best effort: the cleanup path expires it otherwise)."""
+        if self._outcome is not None:
+            return self._outcome
+        if self._ledger_open:
+            try:
+                self._requests += 1
+                self._ledger_repo.discard(self._user_id, self._turn_id, self._clock())
+            except RepositoryError as error:
+                logger.warning("ledger discard failed", extra={"code": error.code})
+        if self._session.staged_operations:
+            self._outcome = self._plain_outcome(status, reason)
+        else:
+            self._outcome = self._plain_outcome("unchanged", None)
+        return self._outcome
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _check_scope(self) -> None:
+        scope = current_memory_request.get()
+        if scope is None:
+            return
+        if scope.user_id != self._user_id:
+            raise MemoryScopeError("the memory scope belongs to another user")
+        if not scope.writes_enabled and self._session.writes_enabled:
+            self._session.disable_writes()
+
+    def _open_ledger(self) -> bool:
+        stop: tuple[OutcomeStatus, str] | None = None
+        if self._cancel.is_set():
+            stop = ("cancelled", "cancel_flag")
+        else:
+            try:
+                self._requests += 1
+                self._ledger_repo.open_turn(
+                    self._user_id, self._turn_id, self._deadline_ms, self._clock()
+                )
+            except TurnExistsError:
+                stop = self._why_turn_exists()
+            except RepositoryError as error:
+                logger.warning("ledger open failed", extra={"code": error.code})
+                stop = ("unavailable", "ledger_unavailable")
+        if stop is not None:
+            self._stopped = stop
+            return False
+        self._ledger_open = True
+        return True
+
+    def _why_turn_exists(self) -> tuple[OutcomeStatus, str]:
+        try:
+            self._requests += 1
+            record = self._ledger_repo.get(self._user_id, self._turn_id)
+        except RepositoryError:
+            record = None
+        if record is not None and record.status == "cancelled":
+            return ("cancelled", "turn_cancelled")
+        return ("conflict", "turn_id_reused")
+
+    def _plain_outcome(self, status: OutcomeStatus, reason: str | None) -> MemoryOutcome:
+        return MemoryOutcome.of(
+            status,
+            self._loaded.snapshot if self._loaded is not None else None,
+            operations=len(self._session.staged_operations),
+            reason=reason,
+            requests=self._requests,
+        )

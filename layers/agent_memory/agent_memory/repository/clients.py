@@ -1,0 +1,194 @@
+"""The DynamoDB clients, built lazily once per process, and error translation.
+
+Two clients share one configuration except for retries:
+
+- the *default* client (loads, ledger items, cleanup) lets botocore's ``standard`` retry
+  mode absorb throttling and transient errors;
+- the *transaction* client (``TransactWriteItems`` only) makes exactly one attempt per call,
+  because the commit protocol owns those retries: it must see every failure to classify it
+  (conflict, throttling, ambiguous transport error), check the cancel flag and the deadline
+  between attempts, reuse the ``ClientRequestToken`` only for the same request, and count
+  what it did. It is built on the first commit, so read-only turns never pay for it.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import (
+    BotoCoreError,
+    ClientError,
+    HTTPClientError,
+)
+from botocore.exceptions import (
+    ConnectionError as BotoConnectionError,
+)
+
+from agent_memory.repository.exceptions import (
+    ConfigurationError,
+    RepositoryError,
+    RetryableError,
+    TransactionCancelledError,
+    TransportError,
+)
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb.client import DynamoDBClient
+
+ENV_REGION = "AWS_REGION"
+ENV_ENDPOINT_URL = "DYNAMODB_ENDPOINT_URL"
+ENV_MEMORY_TABLE = "MEMORY_TABLE_NAME"
+ENV_TURN_LEDGER_TABLE = "TURN_LEDGER_TABLE_NAME"
+
+CONNECT_TIMEOUT_S = 2.0
+READ_TIMEOUT_S = 5.0
+DEFAULT_TOTAL_ATTEMPTS = 3
+
+# Errors after which the very same request may simply be sent again.
+RETRYABLE_CODES = frozenset(
+    {
+        "ProvisionedThroughputExceededException",
+        "ThrottlingException",
+        "Throttling",
+        "RequestLimitExceeded",
+        "TransactionInProgressException",
+        "TransactionConflictException",
+        "InternalServerError",
+        "ServiceUnavailable",
+    }
+)
+
+
+@dataclass(frozen=True)
+class TableNames:
+    """The physical names of the two tables."""
+
+    memory: str
+    turn_ledger: str
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> TableNames:
+        env = os.environ if environ is None else environ
+        memory = env.get(ENV_MEMORY_TABLE, "")
+        turn_ledger = env.get(ENV_TURN_LEDGER_TABLE, "")
+        missing = [
+            name
+            for name, value in ((ENV_MEMORY_TABLE, memory), (ENV_TURN_LEDGER_TABLE, turn_ledger))
+            if not value
+        ]
+        if missing:
+            raise ConfigurationError(f"missing environment variable(s): {', '.join(missing)}")
+        return cls(memory=memory, turn_ledger=turn_ledger)
+
+
+def client_config(*, transactions: bool = False) -> Config:
+    """The botocore configuration of the default (or the transaction) client."""
+    return Config(
+        connect_timeout=CONNECT_TIMEOUT_S,
+        read_timeout=READ_TIMEOUT_S,
+        tcp_keepalive=True,
+        retries={
+            "mode": "standard",
+            "total_max_attempts": 1 if transactions else DEFAULT_TOTAL_ATTEMPTS,
+        },
+    )
+
+
+def new_client(
+    *,
+    region: str | None = None,
+    endpoint_url: str | None = None,
+    transactions: bool = False,
+    credentials: Mapping[str, str] | None = None,
+) -> DynamoDBClient:
+    """A new low-level DynamoDB client; region and endpoint default to the environment.
+
+    ``credentials`` (``aws_access_key_id``, ``aws_secret_access_key``, optional
+    ``aws_session_token``) is for tests and the local stack; Lambda uses its role.
+    """
+    # A private session: boto3's default session is not thread-safe to create clients from.
+    creds = credentials or {}
+    session = boto3.session.Session(
+        aws_access_key_id=creds.get("aws_access_key_id"),
+        aws_secret_access_key=creds.get("aws_secret_access_key"),
+        aws_session_token=creds.get("aws_session_token"),
+    )
+    return session.client(
+        "dynamodb",
+        region_name=region or os.environ.get(ENV_REGION) or None,
+        endpoint_url=endpoint_url or os.environ.get(ENV_ENDPOINT_URL) or None,
+        config=client_config(transactions=transactions),
+    )
+
+
+class _ProcessClients:
+    """The per-process clients (the only module-level mutable state of the adapters)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._clients: dict[bool, DynamoDBClient] = {}
+
+    def get(self, *, transactions: bool) -> DynamoDBClient:
+        client = self._clients.get(transactions)
+        if client is None:
+            with self._lock:
+                client = self._clients.get(transactions)
+                if client is None:
+                    client = new_client(transactions=transactions)
+                    self._clients[transactions] = client
+        return client
+
+    def reset(self) -> None:
+        with self._lock:
+            self._clients.clear()
+
+
+_PROCESS_CLIENTS = _ProcessClients()
+
+
+def get_client() -> DynamoDBClient:
+    """The process-wide default client (built on first use from the environment)."""
+    return _PROCESS_CLIENTS.get(transactions=False)
+
+
+def get_transaction_client() -> DynamoDBClient:
+    """The process-wide single-attempt client for ``TransactWriteItems``."""
+    return _PROCESS_CLIENTS.get(transactions=True)
+
+
+def reset_clients() -> None:
+    """Forget the process-wide clients (tests that change the environment)."""
+    _PROCESS_CLIENTS.reset()
+
+
+def error_code(error: ClientError) -> str:
+    return str(error.response.get("Error", {}).get("Code") or "Unknown")
+
+
+def translate_error(error: Exception) -> RepositoryError:
+    """Map a botocore failure to a repository error that names only a code."""
+    if isinstance(error, RepositoryError):
+        return error
+    if isinstance(error, ClientError):
+        code = error_code(error)
+        if code == "TransactionCanceledException":
+            response: Mapping[str, Any] = error.response
+            reasons = tuple(
+                str(reason.get("Code") or "None")
+                for reason in response.get("CancellationReasons", ())
+            )
+            return TransactionCancelledError(reasons)
+        if code in RETRYABLE_CODES:
+            return RetryableError(code)
+        return RepositoryError(code)
+    if isinstance(error, HTTPClientError | BotoConnectionError):
+        return TransportError(type(error).__name__)
+    if isinstance(error, BotoCoreError):
+        return RepositoryError(type(error).__name__)
+    return RepositoryError("unexpected_error", type(error).__name__)

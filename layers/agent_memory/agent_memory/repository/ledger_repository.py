@@ -1,0 +1,326 @@
+"""The turn ledger in ``TurnLedgerTable``: one small item per turn that has staged a write
+(or was cancelled before it did).
+
+The item fences the commit: the commit's transaction updates it on the condition
+``status = open AND deadline_ms > now``, so a cancelled, expired or discarded turn can never
+commit, whichever Lambda is still running. It holds only metadata: status, times, the
+commit's request token and operation COUNTS. Never memory content (no entries, matches or
+tool arguments).
+
+``open_shard`` (``open#<n>``, n a stable hash of the user mod ``OPEN_SHARDS``) exists only
+while the turn is open: it keys the sparse GSI the cleanup path reads, spread over a few
+partitions so the index has no single hot key.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from agent_memory.repository.clients import TableNames, error_code, get_client, translate_error
+from agent_memory.repository.exceptions import AlreadyCommittedError, TurnExistsError
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb.client import DynamoDBClient
+    from mypy_boto3_dynamodb.type_defs import AttributeValueTypeDef, TransactWriteItemTypeDef
+
+TurnStatus = Literal["open", "committed", "cancelled", "expired", "discarded"]
+
+OPEN_TURNS_INDEX = "open-turns-by-deadline"
+OPEN_SHARDS = 8
+LEDGER_TTL_S = 7 * 24 * 3600
+_CANCEL_ATTEMPTS = 4
+
+OperationCounts = Mapping[str, Mapping[str, int]]
+
+
+def open_shard(user_id: str) -> str:
+    """The GSI partition of a user's open turns (stable across processes, unlike hash())."""
+    return f"open#{zlib.crc32(user_id.encode('utf-8')) % OPEN_SHARDS}"
+
+
+def expires_at(now_ms: int) -> int:
+    """The TTL attribute (epoch SECONDS, as DynamoDB TTL requires)."""
+    return now_ms // 1000 + LEDGER_TTL_S
+
+
+@dataclass(frozen=True)
+class LedgerRecord:
+    user_id: str
+    turn_id: str
+    status: str
+    deadline_ms: int | None = None
+    opened_at: int | None = None
+    updated_at: int | None = None
+    commit_token: str | None = None
+    operation_counts: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CancelResult:
+    """What a cancel found (``previous``) and left (``status``); ``changed`` when it wrote."""
+
+    status: TurnStatus
+    previous: Literal["open", "missing", "cancelled", "expired", "discarded"]
+
+    @property
+    def changed(self) -> bool:
+        return self.previous in ("open", "missing")
+
+
+class LedgerRepository:
+    """DynamoDB adapter of the turn ledger."""
+
+    def __init__(self, client: DynamoDBClient, table_name: str) -> None:
+        self._client = client
+        self._table = table_name
+
+    @classmethod
+    def from_env(cls, names: TableNames | None = None) -> LedgerRepository:
+        table_names = names or TableNames.from_env()
+        return cls(get_client(), table_names.turn_ledger)
+
+    @property
+    def table_name(self) -> str:
+        return self._table
+
+    def open_turn(self, user_id: str, turn_id: str, deadline_ms: int, now_ms: int) -> None:
+        """Create the ``open`` ledger item; ``TurnExistsError`` when the turn id is taken."""
+        item: dict[str, AttributeValueTypeDef] = {
+            **_key(user_id, turn_id),
+            "status": {"S": "open"},
+            "opened_at": {"N": str(now_ms)},
+            "deadline_ms": {"N": str(deadline_ms)},
+            "updated_at": {"N": str(now_ms)},
+            "expires_at": {"N": str(expires_at(now_ms))},
+            "open_shard": {"S": open_shard(user_id)},
+        }
+        try:
+            self._client.put_item(
+                TableName=self._table,
+                Item=item,
+                ConditionExpression="attribute_not_exists(#turn_id)",
+                ExpressionAttributeNames={"#turn_id": "turn_id"},
+            )
+        except ClientError as error:
+            if error_code(error) == "ConditionalCheckFailedException":
+                raise TurnExistsError from error
+            raise translate_error(error) from error
+        except BotoCoreError as error:
+            raise translate_error(error) from error
+
+    def get(self, user_id: str, turn_id: str) -> LedgerRecord | None:
+        """The ledger item (strongly consistent), ``None`` when there is none."""
+        try:
+            response = self._client.get_item(
+                TableName=self._table, Key=_key(user_id, turn_id), ConsistentRead=True
+            )
+        except (ClientError, BotoCoreError) as error:
+            raise translate_error(error) from error
+        item = response.get("Item")
+        return _record(item) if item else None
+
+    def commit_item(
+        self,
+        user_id: str,
+        turn_id: str,
+        token: str,
+        now_ms: int,
+        counts: OperationCounts,
+    ) -> TransactWriteItemTypeDef:
+        """The ledger's part of the commit transaction: ``open`` and before the deadline ->
+        ``committed`` with our request token and the operation counts."""
+        return {
+            "Update": {
+                "TableName": self._table,
+                "Key": _key(user_id, turn_id),
+                "UpdateExpression": (
+                    "SET #status = :committed, commit_token = :token, committed_at = :now,"
+                    " updated_at = :now, expires_at = :expires, operation_counts = :counts"
+                    " REMOVE open_shard"
+                ),
+                "ConditionExpression": "#status = :open AND deadline_ms > :now",
+                "ExpressionAttributeNames": {"#status": "status"},
+                "ExpressionAttributeValues": {
+                    ":committed": {"S": "committed"},
+                    ":open": {"S": "open"},
+                    ":token": {"S": token},
+                    ":now": {"N": str(now_ms)},
+                    ":expires": {"N": str(expires_at(now_ms))},
+                    ":counts": _counts_value(counts),
+                },
+            }
+        }
+
+    def cancel(self, user_id: str, turn_id: str, now_ms: int) -> CancelResult:
+        """Cancel a turn: ``open`` -> ``cancelled``; no item -> a ``cancelled`` tombstone
+        (so a turn cancelled before it staged anything can never open); already cancelled,
+        expired or discarded -> nothing to do. Raises ``AlreadyCommittedError``.
+
+        Race-safe: every write is conditional on what was read, and a lost race re-reads.
+        """
+        for _ in range(_CANCEL_ATTEMPTS):
+            record = self.get(user_id, turn_id)
+            if record is None:
+                if self._put_tombstone(user_id, turn_id, now_ms):
+                    return CancelResult(status="cancelled", previous="missing")
+            elif record.status == "open":
+                if self._transition(user_id, turn_id, "cancelled", now_ms):
+                    return CancelResult(status="cancelled", previous="open")
+            elif record.status == "committed":
+                raise AlreadyCommittedError
+            elif record.status in ("cancelled", "expired", "discarded"):
+                status: Literal["cancelled", "expired", "discarded"] = record.status  # type: ignore[assignment]
+                return CancelResult(status=status, previous=status)
+            else:
+                break
+        raise TurnExistsError
+
+    def discard(self, user_id: str, turn_id: str, now_ms: int) -> bool:
+        """``open`` -> ``discarded`` (a failed turn); False when the turn was not open."""
+        return self._transition(user_id, turn_id, "discarded", now_ms)
+
+    def expire_overdue(self, now_ms: int, limit: int = 500) -> int:
+        """Move up to ``limit`` open turns whose deadline has passed to ``expired``.
+
+        Reads every shard of the sparse GSI (eventually consistent, keys only), then moves
+        each turn with a conditional update, so a turn that committed or was cancelled in
+        the meantime is left alone. Returns how many it actually moved.
+        """
+        moved = 0
+        for shard in range(OPEN_SHARDS):
+            remaining = limit - moved
+            if remaining <= 0:
+                break
+            for user_id, turn_id in self._overdue_in_shard(f"open#{shard}", now_ms, remaining):
+                if self._transition(
+                    user_id, turn_id, "expired", now_ms, extra_condition="deadline_ms < :now"
+                ):
+                    moved += 1
+        return moved
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _overdue_in_shard(self, shard: str, now_ms: int, limit: int) -> list[tuple[str, str]]:
+        keys: list[tuple[str, str]] = []
+        start_key: Mapping[str, Any] | None = None
+        while len(keys) < limit:
+            request: dict[str, Any] = {
+                "TableName": self._table,
+                "IndexName": OPEN_TURNS_INDEX,
+                "KeyConditionExpression": "open_shard = :shard AND deadline_ms < :now",
+                "ExpressionAttributeValues": {
+                    ":shard": {"S": shard},
+                    ":now": {"N": str(now_ms)},
+                },
+                "Limit": limit - len(keys),
+            }
+            if start_key:
+                request["ExclusiveStartKey"] = start_key
+            try:
+                response = self._client.query(**request)
+            except (ClientError, BotoCoreError) as error:
+                raise translate_error(error) from error
+            for item in response.get("Items", []):
+                keys.append((item["user_id"]["S"], item["turn_id"]["S"]))
+            start_key = response.get("LastEvaluatedKey")
+            if not start_key:
+                break
+        return keys
+
+    def _transition(
+        self,
+        user_id: str,
+        turn_id: str,
+        status: TurnStatus,
+        now_ms: int,
+        *,
+        extra_condition: str | None = None,
+    ) -> bool:
+        condition = "#status = :open"
+        if extra_condition:
+            condition = f"{condition} AND {extra_condition}"
+        try:
+            self._client.update_item(
+                TableName=self._table,
+                Key=_key(user_id, turn_id),
+                UpdateExpression=(
+                    f"SET #status = :status, {status}_at = :now, updated_at = :now,"
+                    " expires_at = :expires REMOVE open_shard"
+                ),
+                ConditionExpression=condition,
+                ExpressionAttributeNames={"#status": "status"},
+                ExpressionAttributeValues={
+                    ":status": {"S": status},
+                    ":open": {"S": "open"},
+                    ":now": {"N": str(now_ms)},
+                    ":expires": {"N": str(expires_at(now_ms))},
+                },
+            )
+        except ClientError as error:
+            if error_code(error) == "ConditionalCheckFailedException":
+                return False
+            raise translate_error(error) from error
+        except BotoCoreError as error:
+            raise translate_error(error) from error
+        return True
+
+    def _put_tombstone(self, user_id: str, turn_id: str, now_ms: int) -> bool:
+        try:
+            self._client.put_item(
+                TableName=self._table,
+                Item={
+                    **_key(user_id, turn_id),
+                    "status": {"S": "cancelled"},
+                    "cancelled_at": {"N": str(now_ms)},
+                    "updated_at": {"N": str(now_ms)},
+                    "expires_at": {"N": str(expires_at(now_ms))},
+                },
+                ConditionExpression="attribute_not_exists(#turn_id)",
+                ExpressionAttributeNames={"#turn_id": "turn_id"},
+            )
+        except ClientError as error:
+            if error_code(error) == "ConditionalCheckFailedException":
+                return False
+            raise translate_error(error) from error
+        except BotoCoreError as error:
+            raise translate_error(error) from error
+        return True
+
+
+def _key(user_id: str, turn_id: str) -> dict[str, AttributeValueTypeDef]:
+    return {"user_id": {"S": user_id}, "turn_id": {"S": turn_id}}
+
+
+def _counts_value(counts: OperationCounts) -> AttributeValueTypeDef:
+    return {
+        "M": {
+            target: {"M": {action: {"N": str(n)} for action, n in sorted(actions.items())}}
+            for target, actions in sorted(counts.items())
+        }
+    }
+
+
+def _record(item: Mapping[str, Any]) -> LedgerRecord:
+    def number(name: str) -> int | None:
+        value = item.get(name, {}).get("N")
+        return int(value) if value is not None else None
+
+    counts = {
+        target: {action: int(n["N"]) for action, n in actions.get("M", {}).items()}
+        for target, actions in item.get("operation_counts", {}).get("M", {}).items()
+    }
+    return LedgerRecord(
+        user_id=item["user_id"]["S"],
+        turn_id=item["turn_id"]["S"],
+        status=item.get("status", {}).get("S", ""),
+        deadline_ms=number("deadline_ms"),
+        opened_at=number("opened_at"),
+        updated_at=number("updated_at"),
+        commit_token=item.get("commit_token", {}).get("S"),
+        operation_counts=counts,
+    )

@@ -1,0 +1,344 @@
+"""The memory documents in ``MemoryTable``: load, conditional writes, delete, export.
+
+One item per (user, target): ``content`` is the rendered document (what is stored is
+exactly what is counted), ``revision`` a fresh random token on every write (never a counter:
+a counter that restarts after a delete would allow an ABA lost update), ``schema_version``,
+``created_at`` and ``updated_at`` (epoch milliseconds). A missing item is an empty document.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from agent_memory.domain import (
+    LIMITS,
+    TARGETS,
+    Snapshot,
+    Target,
+    parse_document,
+    render_document,
+)
+from agent_memory.repository import migrations
+from agent_memory.repository.clients import (
+    TableNames,
+    get_client,
+    get_transaction_client,
+    translate_error,
+)
+from agent_memory.repository.exceptions import (
+    CorruptDocumentError,
+    MemoryUnavailableError,
+    UnknownSchemaVersionError,
+)
+from agent_memory.repository.migrations import MigrationError
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb.client import DynamoDBClient
+    from mypy_boto3_dynamodb.type_defs import (
+        AttributeValueTypeDef,
+        TransactWriteItemTypeDef,
+    )
+
+    ClientOrFactory = DynamoDBClient | Callable[[], DynamoDBClient]
+
+
+def new_revision() -> str:
+    return secrets.token_hex(16)
+
+
+@dataclass(frozen=True)
+class DocumentState:
+    """What the load saw of one stored document (all ``None`` when the item was missing)."""
+
+    target: Target
+    revision: str | None = None
+    schema_version: int | None = None
+    created_at: int | None = None
+    updated_at: int | None = None
+
+    @property
+    def exists(self) -> bool:
+        return self.revision is not None
+
+
+@dataclass(frozen=True)
+class LoadedMemory:
+    """A consistent read of both documents: the snapshot and each document's metadata."""
+
+    user_id: str
+    snapshot: Snapshot
+    documents: Mapping[str, DocumentState] = field(default_factory=dict)
+
+    def document(self, target: Target) -> DocumentState:
+        return self.documents.get(target) or DocumentState(target)
+
+    @classmethod
+    def empty(cls, user_id: str) -> LoadedMemory:
+        return cls(user_id=user_id, snapshot=Snapshot())
+
+
+class MemoryRepository:
+    """DynamoDB adapter of the two memory documents of each user."""
+
+    def __init__(
+        self,
+        client: DynamoDBClient,
+        table_name: str,
+        *,
+        transaction_client: ClientOrFactory | None = None,
+    ) -> None:
+        self._client = client
+        self._table = table_name
+        self._transaction_client_source: ClientOrFactory = transaction_client or client
+
+    @classmethod
+    def from_env(cls, names: TableNames | None = None) -> MemoryRepository:
+        table_names = names or TableNames.from_env()
+        return cls(get_client(), table_names.memory, transaction_client=get_transaction_client)
+
+    @property
+    def table_name(self) -> str:
+        return self._table
+
+    @property
+    def transaction_client(self) -> DynamoDBClient:
+        source = self._transaction_client_source
+        if callable(source):
+            source = source()
+            self._transaction_client_source = source
+        return source
+
+    # -- reads ---------------------------------------------------------------------------
+
+    def load(self, user_id: str) -> LoadedMemory:
+        """Both documents in ONE strongly consistent request (a Query on the partition).
+
+        Raises ``MemoryUnavailableError`` (``UnknownSchemaVersionError`` for a document
+        newer than this code) and never returns an empty snapshot after a failed read.
+        """
+        items = self._query_partition(user_id)
+        snapshot = Snapshot()
+        documents: dict[str, DocumentState] = {}
+        for item in items:
+            target = _target(item)
+            if target is None:
+                continue
+            state, entries = _read_document(target, item)
+            documents[target] = state
+            snapshot = snapshot.replace_entries(target, entries)
+        return LoadedMemory(user_id=user_id, snapshot=snapshot, documents=documents)
+
+    def export(self, user_id: str) -> dict[str, Any]:
+        """An operator's export of one user's memory (data-subject requests).
+
+        A document of an unknown schema version is exported raw (``content``) rather than
+        refused: the export must be complete.
+        """
+        documents: dict[str, Any] = {
+            name: {"exists": False, "entries": [], "chars": 0, "limit": LIMITS[name]}
+            for name in TARGETS
+        }
+        for item in self._query_partition(user_id):
+            target = _target(item)
+            if target is None:
+                continue
+            document: dict[str, Any] = {
+                "exists": True,
+                "limit": LIMITS[target],
+                "schema_version": _number(item, "schema_version"),
+                "created_at": _number(item, "created_at"),
+                "updated_at": _number(item, "updated_at"),
+            }
+            try:
+                _, entries = _read_document(target, item)
+            except MemoryUnavailableError:
+                document["content"] = _string(item, "content")
+                document["entries"] = None
+                document["chars"] = len(_string(item, "content") or "")
+            else:
+                document["entries"] = list(entries)
+                document["chars"] = len(render_document(entries))
+            documents[target] = document
+        return {"user_id": user_id, "documents": documents}
+
+    # -- writes --------------------------------------------------------------------------
+
+    def document_writes(
+        self,
+        user_id: str,
+        loaded: LoadedMemory,
+        updated: Snapshot,
+        now_ms: int,
+    ) -> list[TransactWriteItemTypeDef]:
+        """The conditional Put/Delete of each CHANGED document, for one transaction.
+
+        Each write is conditional on the revision the load saw (or on the item still being
+        absent), so a document changed, deleted or re-created since then fails the
+        transaction instead of being overwritten.
+        """
+        writes: list[TransactWriteItemTypeDef] = []
+        for target in TARGETS:
+            entries = tuple(updated.entries(target))
+            if entries == tuple(loaded.snapshot.entries(target)):
+                continue
+            state = loaded.document(target)
+            key: dict[str, AttributeValueTypeDef] = {
+                "user_id": {"S": user_id},
+                "memory_type": {"S": target},
+            }
+            if not entries:
+                if state.revision is not None:
+                    writes.append(
+                        {
+                            "Delete": {
+                                "TableName": self._table,
+                                "Key": key,
+                                "ConditionExpression": "#revision = :seen",
+                                "ExpressionAttributeNames": {"#revision": "revision"},
+                                "ExpressionAttributeValues": {":seen": {"S": state.revision}},
+                            }
+                        }
+                    )
+                continue
+            item: dict[str, AttributeValueTypeDef] = {
+                **key,
+                "content": {"S": render_document(entries)},
+                "revision": {"S": new_revision()},
+                "schema_version": {"N": str(migrations.CURRENT_SCHEMA_VERSION)},
+                "created_at": {"N": str(state.created_at or now_ms)},
+                "updated_at": {"N": str(now_ms)},
+            }
+            if state.revision is None:
+                writes.append(
+                    {
+                        "Put": {
+                            "TableName": self._table,
+                            "Item": item,
+                            "ConditionExpression": "attribute_not_exists(#user_id)",
+                            "ExpressionAttributeNames": {"#user_id": "user_id"},
+                        }
+                    }
+                )
+            else:
+                writes.append(
+                    {
+                        "Put": {
+                            "TableName": self._table,
+                            "Item": item,
+                            "ConditionExpression": "#revision = :seen",
+                            "ExpressionAttributeNames": {"#revision": "revision"},
+                            "ExpressionAttributeValues": {":seen": {"S": state.revision}},
+                        }
+                    }
+                )
+        return writes
+
+    def transact_write(self, items: Sequence[TransactWriteItemTypeDef], *, token: str) -> None:
+        """Send ONE ``TransactWriteItems`` attempt (no SDK retries: the caller owns them).
+
+        ``token`` is the ``ClientRequestToken``: the caller reuses it only to resend the very
+        same request. Raises ``TransactionCancelledError`` (with the per-item reasons),
+        ``RetryableError``, ``TransportError`` (ambiguous) or ``RepositoryError``.
+        """
+        try:
+            self.transaction_client.transact_write_items(
+                TransactItems=list(items), ClientRequestToken=token
+            )
+        except (ClientError, BotoCoreError) as error:
+            raise translate_error(error) from error
+
+    def delete_all(self, user_id: str) -> None:
+        """Forget both documents in one atomic request (``DELETE /memory``).
+
+        A transaction rather than ``BatchWriteItem``: it is one request either way, but a
+        batch may come back half done (``UnprocessedItems``) and need a retry loop, while
+        the transaction removes both documents or neither. Unconditional deletes are
+        idempotent, so the SDK's retries are safe.
+        """
+        items: list[TransactWriteItemTypeDef] = [
+            {
+                "Delete": {
+                    "TableName": self._table,
+                    "Key": {"user_id": {"S": user_id}, "memory_type": {"S": target}},
+                }
+            }
+            for target in TARGETS
+        ]
+        try:
+            self._client.transact_write_items(TransactItems=items)
+        except (ClientError, BotoCoreError) as error:
+            raise translate_error(error) from error
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _query_partition(self, user_id: str) -> list[dict[str, Any]]:
+        try:
+            response = self._client.query(
+                TableName=self._table,
+                KeyConditionExpression="#user_id = :user_id",
+                ExpressionAttributeNames={"#user_id": "user_id"},
+                ExpressionAttributeValues={":user_id": {"S": user_id}},
+                ConsistentRead=True,
+            )
+        except (ClientError, BotoCoreError) as error:
+            raise MemoryUnavailableError(translate_error(error).code) from error
+        # Two small documents always fit in one page (1 MB).
+        return [dict(item) for item in response.get("Items", [])]
+
+
+def _target(item: Mapping[str, Any]) -> Target | None:
+    name = _string(item, "memory_type")
+    for target in TARGETS:
+        if name == target:
+            return target
+    return None
+
+
+def _read_document(
+    target: Target, item: Mapping[str, Any]
+) -> tuple[DocumentState, tuple[str, ...]]:
+    version = _number(item, "schema_version")
+    if version is None or not migrations.is_known(version):
+        raise UnknownSchemaVersionError(target, version)
+    content = _string(item, "content")
+    revision = _string(item, "revision")
+    if content is None or revision is None:
+        raise CorruptDocumentError(target)
+    try:
+        content = migrations.migrate(content, version)
+    except MigrationError as error:
+        raise UnknownSchemaVersionError(target, version) from error
+    try:
+        entries = tuple(parse_document(content))
+    except Exception as error:
+        raise CorruptDocumentError(target) from error
+    state = DocumentState(
+        target=target,
+        revision=revision,
+        schema_version=version,
+        created_at=_number(item, "created_at"),
+        updated_at=_number(item, "updated_at"),
+    )
+    return state, entries
+
+
+def _string(item: Mapping[str, Any], name: str) -> str | None:
+    value = item.get(name)
+    if isinstance(value, Mapping) and isinstance(value.get("S"), str):
+        return str(value["S"])
+    return None
+
+
+def _number(item: Mapping[str, Any], name: str) -> int | None:
+    value = item.get(name)
+    if isinstance(value, Mapping) and isinstance(value.get("N"), str):
+        try:
+            return int(value["N"])
+        except ValueError:
+            return None
+    return None

@@ -1,0 +1,222 @@
+"""LedgerRepository against moto over HTTP: open, commit item, cancel, discard, expire."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from agent_memory.repository import (
+    LEDGER_TTL_S,
+    OPEN_SHARDS,
+    OPEN_TURNS_INDEX,
+    AlreadyCommittedError,
+    LedgerRepository,
+    MemoryRepository,
+    TransactionCancelledError,
+    TurnExistsError,
+    open_shard,
+)
+
+USER = "user-ledger"
+NOW = 1_700_000_000_000
+DEADLINE = NOW + 30_000
+
+
+def commit(
+    ledger: LedgerRepository, memory: MemoryRepository, turn_id: str, now: int, user: str = USER
+) -> None:
+    item = ledger.commit_item(user, turn_id, f"tok-{turn_id}", now, {"memory": {"add": 2}})
+    memory.transact_write([item], token=f"tok-{turn_id}")
+
+
+def status(ledger: LedgerRepository, turn_id: str, user: str = USER) -> str | None:
+    record = ledger.get(user, turn_id)
+    return record.status if record else None
+
+
+def test_open_turn_writes_only_metadata(
+    ledger_repository: LedgerRepository, scan_table: Any, table_names: Any
+) -> None:
+    # WHEN a turn opens
+    ledger_repository.open_turn(USER, "t1", DEADLINE, NOW)
+    # THEN the item is open, in its GSI shard, with the TTL 7 days out (seconds)
+    (item,) = scan_table(table_names.turn_ledger)
+    assert item == {
+        "user_id": {"S": USER},
+        "turn_id": {"S": "t1"},
+        "status": {"S": "open"},
+        "opened_at": {"N": str(NOW)},
+        "deadline_ms": {"N": str(DEADLINE)},
+        "updated_at": {"N": str(NOW)},
+        "expires_at": {"N": str(NOW // 1000 + LEDGER_TTL_S)},
+        "open_shard": {"S": open_shard(USER)},
+    }
+    assert LEDGER_TTL_S == 7 * 24 * 3600
+
+
+def test_open_turn_is_conditional(ledger_repository: LedgerRepository) -> None:
+    # GIVEN an open turn
+    ledger_repository.open_turn(USER, "t1", DEADLINE, NOW)
+    # WHEN the same turn id opens again THEN it is refused
+    with pytest.raises(TurnExistsError):
+        ledger_repository.open_turn(USER, "t1", DEADLINE, NOW + 1)
+
+
+def test_shards_are_stable_and_spread() -> None:
+    shards = {open_shard(f"user-{i}") for i in range(200)}
+    assert shards == {f"open#{n}" for n in range(OPEN_SHARDS)}
+    assert open_shard("alice") == open_shard("alice")
+    assert re.fullmatch(r"open#[0-7]", open_shard("alice"))
+
+
+def test_commit_item_moves_open_to_committed(
+    ledger_repository: LedgerRepository, memory_repository: MemoryRepository
+) -> None:
+    # GIVEN an open turn
+    ledger_repository.open_turn(USER, "t1", DEADLINE, NOW)
+    # WHEN its commit item is written before the deadline
+    commit(ledger_repository, memory_repository, "t1", NOW + 5)
+    # THEN committed, with our token and the counts, out of the open-turns index
+    record = ledger_repository.get(USER, "t1")
+    assert record is not None
+    assert record.status == "committed"
+    assert record.commit_token == "tok-t1"
+    assert record.operation_counts == {"memory": {"add": 2}}
+
+
+@pytest.mark.parametrize("case", ["past-deadline", "at-deadline", "cancelled", "missing"])
+def test_commit_item_condition(
+    ledger_repository: LedgerRepository, memory_repository: MemoryRepository, case: str
+) -> None:
+    # GIVEN a turn that may not commit
+    now = NOW + 5
+    if case != "missing":
+        ledger_repository.open_turn(USER, "t1", DEADLINE, NOW)
+    if case == "cancelled":
+        ledger_repository.cancel(USER, "t1", NOW + 1)
+    if case == "past-deadline":
+        now = DEADLINE + 1
+    if case == "at-deadline":
+        now = DEADLINE
+    # WHEN it tries THEN the ledger's condition fails
+    with pytest.raises(TransactionCancelledError) as error:
+        commit(ledger_repository, memory_repository, "t1", now)
+    assert error.value.reasons == ("ConditionalCheckFailed",)
+
+
+def test_cancel_open_turn(ledger_repository: LedgerRepository) -> None:
+    ledger_repository.open_turn(USER, "t1", DEADLINE, NOW)
+    result = ledger_repository.cancel(USER, "t1", NOW + 1)
+    assert (result.status, result.previous, result.changed) == ("cancelled", "open", True)
+    assert status(ledger_repository, "t1") == "cancelled"
+
+
+def test_cancel_unknown_turn_leaves_a_tombstone(
+    ledger_repository: LedgerRepository, scan_table: Any, table_names: Any
+) -> None:
+    # WHEN a turn that never staged is cancelled
+    result = ledger_repository.cancel(USER, "t1", NOW)
+    # THEN a cancelled tombstone exists (not in the open-turns index) and blocks opening
+    assert (result.status, result.previous, result.changed) == ("cancelled", "missing", True)
+    (item,) = scan_table(table_names.turn_ledger)
+    assert item["status"] == {"S": "cancelled"}
+    assert "open_shard" not in item
+    assert "deadline_ms" not in item
+    with pytest.raises(TurnExistsError):
+        ledger_repository.open_turn(USER, "t1", DEADLINE, NOW + 1)
+
+
+def test_cancel_is_idempotent(ledger_repository: LedgerRepository) -> None:
+    ledger_repository.cancel(USER, "t1", NOW)
+    again = ledger_repository.cancel(USER, "t1", NOW + 1)
+    assert (again.status, again.previous, again.changed) == ("cancelled", "cancelled", False)
+
+
+def test_cancel_refuses_a_committed_turn(
+    ledger_repository: LedgerRepository, memory_repository: MemoryRepository
+) -> None:
+    ledger_repository.open_turn(USER, "t1", DEADLINE, NOW)
+    commit(ledger_repository, memory_repository, "t1", NOW + 1)
+    with pytest.raises(AlreadyCommittedError):
+        ledger_repository.cancel(USER, "t1", NOW + 2)
+    assert status(ledger_repository, "t1") == "committed"
+
+
+def test_cancel_of_expired_or_discarded_turn_reports_it(
+    ledger_repository: LedgerRepository,
+) -> None:
+    ledger_repository.open_turn(USER, "t-expired", NOW + 10, NOW)
+    ledger_repository.expire_overdue(NOW + 11)
+    ledger_repository.open_turn(USER, "t-discarded", DEADLINE, NOW)
+    ledger_repository.discard(USER, "t-discarded", NOW + 1)
+    expired = ledger_repository.cancel(USER, "t-expired", NOW + 12)
+    discarded = ledger_repository.cancel(USER, "t-discarded", NOW + 12)
+    assert (expired.status, expired.previous, expired.changed) == ("expired", "expired", False)
+    assert (discarded.status, discarded.changed) == ("discarded", False)
+
+
+def test_cancel_is_race_safe_when_the_turn_appears(
+    ledger_repository: LedgerRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # GIVEN a cancel that first reads "no item" while the turn opens meanwhile
+    real_get = ledger_repository.get
+    reads = {"n": 0}
+
+    def get_then_open(user_id: str, turn_id: str) -> Any:
+        reads["n"] += 1
+        if reads["n"] == 1:
+            ledger_repository.open_turn(USER, "t1", DEADLINE, NOW)
+            return None
+        return real_get(user_id, turn_id)
+
+    monkeypatch.setattr(ledger_repository, "get", get_then_open)
+    # WHEN the cancel goes on (its tombstone put fails: the item appeared)
+    result = ledger_repository.cancel(USER, "t1", NOW + 1)
+    # THEN it re-reads and cancels the open turn instead
+    assert (result.status, result.previous) == ("cancelled", "open")
+    assert real_get(USER, "t1").status == "cancelled"  # type: ignore[union-attr]
+
+
+def test_discard(ledger_repository: LedgerRepository) -> None:
+    ledger_repository.open_turn(USER, "t1", DEADLINE, NOW)
+    assert ledger_repository.discard(USER, "t1", NOW + 1) is True
+    assert status(ledger_repository, "t1") == "discarded"
+    assert ledger_repository.discard(USER, "t1", NOW + 2) is False
+    assert ledger_repository.discard(USER, "never-opened", NOW + 2) is False
+
+
+def test_expire_overdue_moves_only_open_turns_past_their_deadline(
+    ledger_repository: LedgerRepository,
+    memory_repository: MemoryRepository,
+    dynamodb_client: Any,
+    table_names: Any,
+) -> None:
+    # GIVEN open turns past their deadline (several users, so several shards), one open in
+    # time, and past-deadline turns that committed, were cancelled or discarded
+    overdue = [(f"user-{i}", f"late-{i}") for i in range(6)]
+    for user, turn in overdue:
+        ledger_repository.open_turn(user, turn, NOW + 100, NOW)
+    ledger_repository.open_turn(USER, "in-time", NOW + 10_000, NOW)
+    ledger_repository.open_turn(USER, "committed", NOW + 100, NOW)
+    commit(ledger_repository, memory_repository, "committed", NOW + 50)
+    ledger_repository.open_turn(USER, "cancelled", NOW + 100, NOW)
+    ledger_repository.cancel(USER, "cancelled", NOW + 50)
+    ledger_repository.open_turn(USER, "discarded", NOW + 100, NOW)
+    ledger_repository.discard(USER, "discarded", NOW + 50)
+    assert len({open_shard(user) for user, _ in overdue}) > 1
+    # WHEN the cleanup runs after those deadlines (with a limit, then again)
+    first = ledger_repository.expire_overdue(NOW + 200, limit=4)
+    second = ledger_repository.expire_overdue(NOW + 200)
+    third = ledger_repository.expire_overdue(NOW + 200)
+    # THEN exactly the open overdue turns are moved, each once, and counted
+    assert (first, second, third) == (4, 2, 0)
+    for user, turn in overdue:
+        assert status(ledger_repository, turn, user) == "expired"
+    assert status(ledger_repository, "in-time") == "open"
+    assert status(ledger_repository, "committed") == "committed"
+    assert status(ledger_repository, "cancelled") == "cancelled"
+    assert status(ledger_repository, "discarded") == "discarded"
+    # AND the sparse index now holds only the turn still open
+    index = dynamodb_client.scan(TableName=table_names.turn_ledger, IndexName=OPEN_TURNS_INDEX)
+    assert [i["turn_id"]["S"] for i in index["Items"]] == ["in-time"]
