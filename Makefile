@@ -41,15 +41,16 @@ $(TOOLS_VENV)/.installed: requirements/tools.lock
 run: $(VENV)/.installed ## start the local stack on http://$(HOST):$(PORT)
 	@$(BIN)/agent-memory serve --host $(HOST) --port $(PORT)
 
-test: lint typecheck pytest cfn-lint sam-validate sam-build ## the whole suite (what CI runs)
+test: lint typecheck cfn-lint sam-validate sam-build pytest ## the whole suite (what CI runs)
 	@echo "==> make test: all checks passed"
 
 lint: $(VENV)/.installed ## ruff
 	$(BIN)/ruff check layers functions tests benchmarks
 	$(BIN)/ruff format --check layers functions tests benchmarks
 
-typecheck: $(VENV)/.installed ## mypy (strict on the domain)
+typecheck: $(VENV)/.installed ## mypy (strict on the domain); each handler apart (all are app.py)
 	$(BIN)/mypy
+	@for f in functions/*/app.py; do $(BIN)/mypy --no-namespace-packages $$f || exit 1; done
 
 pytest: $(VENV)/.installed $(TOOLS_VENV)/.installed ## unit + functional tests (e2e skip without AWS)
 	SAM_CLI=$(abspath $(TOOLS_VENV))/bin/sam $(PY) -m pytest

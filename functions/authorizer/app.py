@@ -11,6 +11,13 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.utilities.data_classes.api_gateway_authorizer_event import (
+    APIGatewayAuthorizerEventV2,
+    APIGatewayAuthorizerResponseV2,
+)
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
 from agent_memory.auth import (
     AuthConfigurationError,
     AuthSettings,
@@ -18,12 +25,6 @@ from agent_memory.auth import (
     TokenVerifier,
     token_from_authorization_header,
 )
-from aws_lambda_powertools import Logger
-from aws_lambda_powertools.utilities.data_classes.api_gateway_authorizer_event import (
-    APIGatewayAuthorizerEventV2,
-    APIGatewayAuthorizerResponseV2,
-)
-from aws_lambda_powertools.utilities.typing import LambdaContext
 
 logger = Logger()
 

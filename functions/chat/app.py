@@ -1,5 +1,34 @@
+"""POST /chat: one authenticated chat turn. Translates the event; the service does the turn."""
+
 from __future__ import annotations
 
+from typing import Any
 
-def lambda_handler(event: dict, context: object) -> dict:
-    raise NotImplementedError
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from agent_memory.http import ChatRequest, ChatResponse, authenticated_subject, build_resolver
+from agent_memory.service import chat_response, chat_service, run_chat_turn
+from agent_memory.telemetry import TRACE_OPTIONS, logger, metrics, tracer
+
+app = build_resolver()
+
+
+@app.post("/chat")
+def chat(body: ChatRequest) -> ChatResponse:
+    user_id = authenticated_subject(app)
+    result = run_chat_turn(
+        chat_service(),
+        user_id=user_id,
+        request=body,
+        idempotency_key=app.current_event.headers.get("idempotency-key"),
+        remaining_ms=app.lambda_context.get_remaining_time_in_millis(),
+    )
+    return chat_response(result)
+
+
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
+@tracer.capture_lambda_handler(**TRACE_OPTIONS)
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

@@ -1,5 +1,21 @@
+"""Every minute: expire open turn ledgers that ran past their deadline (they can never commit)."""
+
 from __future__ import annotations
 
+from typing import Any
 
-def lambda_handler(event: dict, context: object) -> dict:
-    raise NotImplementedError
+from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from agent_memory.service import ledger_cleanup
+from agent_memory.telemetry import TRACE_OPTIONS, logger, metrics, tracer
+
+
+@logger.inject_lambda_context
+@tracer.capture_lambda_handler(**TRACE_OPTIONS)
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    expired = ledger_cleanup().expire_overdue_turns()
+    metrics.add_metric(name="ExpiredTurns", unit=MetricUnit.Count, value=expired)
+    logger.info("expired overdue turns", extra={"expired": expired})
+    return {"expired": expired}

@@ -1,5 +1,37 @@
+"""POST /eval/chat: memory-free chat for evaluation traffic (AWS_IAM auth, no table access).
+
+Its agent is built without the memory tool and without any repository: nothing here can
+read or write memory, whatever the request says.
+"""
+
 from __future__ import annotations
 
+from typing import Any
 
-def lambda_handler(event: dict, context: object) -> dict:
-    raise NotImplementedError
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from agent_memory.http import ChatRequest, ChatResponse, build_resolver
+from agent_memory.service import chat_response, eval_service, run_chat_turn
+from agent_memory.telemetry import TRACE_OPTIONS, logger, metrics, tracer
+
+app = build_resolver()
+
+
+@app.post("/eval/chat")
+def eval_chat(body: ChatRequest) -> ChatResponse:
+    result = run_chat_turn(
+        eval_service(),
+        user_id=None,
+        request=body,
+        idempotency_key=app.current_event.headers.get("idempotency-key"),
+        remaining_ms=app.lambda_context.get_remaining_time_in_millis(),
+    )
+    return chat_response(result)
+
+
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
+@tracer.capture_lambda_handler(**TRACE_OPTIONS)
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

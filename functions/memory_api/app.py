@@ -1,5 +1,56 @@
+"""The user's own memory: GET/PATCH/DELETE /memory and POST /turns/{turn_id}/cancel."""
+
 from __future__ import annotations
 
+from typing import Any
 
-def lambda_handler(event: dict, context: object) -> dict:
-    raise NotImplementedError
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from agent_memory.http import (
+    MemoryDocumentsResponse,
+    PatchMemoryRequest,
+    authenticated_subject,
+    build_resolver,
+)
+from agent_memory.http.contract import CancelResponse
+from agent_memory.service import documents_response, memory_service, parse_turn_id
+from agent_memory.telemetry import TRACE_OPTIONS, logger, metrics, tracer
+
+app = build_resolver()
+
+
+@app.get("/memory")
+def get_memory() -> MemoryDocumentsResponse:
+    user_id = authenticated_subject(app)
+    return documents_response(memory_service().documents(user_id))
+
+
+@app.patch("/memory")
+def patch_memory(body: PatchMemoryRequest) -> MemoryDocumentsResponse:
+    user_id = authenticated_subject(app)
+    operations = [operation.model_dump() for operation in body.operations]
+    return documents_response(memory_service().edit(user_id, operations))
+
+
+@app.delete("/memory")
+def delete_memory() -> Response[str]:
+    user_id = authenticated_subject(app)
+    memory_service().forget(user_id)
+    return Response(status_code=204, body="")
+
+
+@app.post("/turns/<turn_id>/cancel")
+def cancel_turn(turn_id: str) -> CancelResponse:
+    user_id = authenticated_subject(app)
+    turn = parse_turn_id(turn_id)
+    status = memory_service().cancel_turn(user_id, turn)
+    return CancelResponse(turn_id=turn, status=status)
+
+
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
+@tracer.capture_lambda_handler(**TRACE_OPTIONS)
+@metrics.log_metrics
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

@@ -1,0 +1,119 @@
+"""The shared HTTP machinery of the API handlers: one resolver shape, one error shape.
+
+Every handler builds its routes on :func:`build_resolver`, so bad input gets the same clear
+4xx JSON everywhere, and an unexpected failure a 500 that carries no internals.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+
+from agent_memory.http.contract import MAX_BODY_BYTES
+from agent_memory.http.exceptions import ApiError
+
+logger = Logger(service="agent-memory", child=True)
+
+JSON = "application/json"
+
+
+def error_response(status: int, code: str, message: str) -> Response[Any]:
+    return Response(
+        status_code=status,
+        content_type=JSON,
+        body={"error": {"code": code, "message": message}},
+    )
+
+
+def describe_validation_errors(errors: list[dict[str, Any]]) -> str:
+    """Location and reason of each error, never the offending input (it may be memory)."""
+    parts = []
+    for error in errors[:5]:
+        location = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
+        reason = str(error.get("msg", "is invalid"))
+        parts.append(f"{location}: {reason}" if location else reason)
+    return "; ".join(parts) or "The request is invalid."
+
+
+def _on_validation_error(error: RequestValidationError) -> Response[Any]:
+    errors = list(error.errors())
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return error_response(400, "invalid_json", "The request body is not valid JSON.")
+    return error_response(422, "invalid_request", describe_validation_errors(errors))
+
+
+def _on_api_error(error: ApiError) -> Response[Any]:
+    return error_response(error.status, error.code, error.message)
+
+
+def _on_unexpected(error: Exception) -> Response[Any]:
+    # The type only: an exception's text can quote memory or model output.
+    logger.error("unhandled error", extra={"error_type": type(error).__name__})
+    return error_response(500, "internal_error", "The request failed. Please retry later.")
+
+
+def _raw_error(status: int, code: str, message: str) -> dict[str, Any]:
+    return {
+        "statusCode": status,
+        "headers": {"Content-Type": JSON},
+        "body": json.dumps({"error": {"code": code, "message": message}}),
+        "isBase64Encoded": False,
+    }
+
+
+def _reject_unbounded_or_non_json(event: Mapping[str, Any]) -> dict[str, Any] | None:
+    """API Gateway's own limits come first: a body too large or not JSON never reaches a route."""
+    body = event.get("body")
+    if not body:
+        return None
+    size = len(base64.b64decode(body)) if event.get("isBase64Encoded") else len(body.encode())
+    if size > MAX_BODY_BYTES:
+        return _raw_error(413, "body_too_large", f"The body exceeds {MAX_BODY_BYTES} bytes.")
+    headers = {key.lower(): value for key, value in (event.get("headers") or {}).items()}
+    content_type = (headers.get("content-type") or "").split(";")[0].strip().lower()
+    if content_type != JSON:
+        return _raw_error(415, "unsupported_media_type", "Send the body as application/json.")
+    return None
+
+
+class ApiResolver(APIGatewayHttpResolver):
+    """Powertools' HTTP API resolver with validation, our error shape and bounded bodies."""
+
+    def resolve(self, event: Mapping[str, Any], context: Any) -> dict[str, Any]:
+        rejected = _reject_unbounded_or_non_json(event)
+        if rejected is not None:
+            return rejected
+        return super().resolve(event, context)
+
+
+def build_resolver() -> APIGatewayHttpResolver:
+    app = ApiResolver(enable_validation=True)
+    handlers: list[tuple[type[Exception], Callable[..., Response[Any]]]] = [
+        (RequestValidationError, _on_validation_error),
+        (ApiError, _on_api_error),
+        (Exception, _on_unexpected),
+    ]
+    for exc_type, handler in handlers:
+        app.exception_handler(exc_type)(handler)
+
+    @app.not_found
+    def _not_found(_: Exception) -> Response[Any]:
+        return error_response(404, "not_found", "No such route.")
+
+    return app
+
+
+def authenticated_subject(app: APIGatewayHttpResolver) -> str:
+    """The memory owner: the ``sub`` the Lambda authorizer verified, and nothing else."""
+    authorizer = app.current_event.request_context.authorizer
+    context = authorizer.get_lambda if authorizer else None
+    subject = (context or {}).get("sub")
+    if not isinstance(subject, str) or not subject:
+        raise ApiError(401, "unauthenticated", "This route needs a verified identity.")
+    return subject

@@ -1,0 +1,261 @@
+"""One chat turn, end to end (DESIGN.md "The turn protocol", steps 2 to 8).
+
+load (fail open) -> request-local prompt -> agent loop with the memory tool staging into the
+turn's ledger -> commit after the final answer -> the outcome beside the reply. A turn that
+fails, times out or is cancelled commits nothing. Nothing request-specific is ever stored on
+this object: it is a process-wide singleton shared by concurrent requests.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from agent_memory.agent import AgentLoopLimitError, run_agent
+from agent_memory.domain import (
+    MEMORY_UPDATE_DESCRIPTION,
+    MEMORY_UPDATE_TOOL_NAME,
+    Snapshot,
+    compile_system_prompt,
+    memory_update_json_schema,
+)
+from agent_memory.ledger import (
+    CancelFlag,
+    MemoryOutcome,
+    TurnCancelledError,
+    TurnLedger,
+    memory_scope,
+)
+from agent_memory.models import (
+    AssistantMessage,
+    Message,
+    ModelError,
+    ModelProvider,
+    ToolCall,
+    ToolResult,
+    ToolSpec,
+    UserMessage,
+)
+from agent_memory.repository import LedgerRepository, MemoryRepository
+from agent_memory.service.exceptions import TurnFailedError
+from agent_memory.service.settings import TurnSettings
+from agent_memory.telemetry import TurnRecord, emit_turn_record
+
+MEMORY_TOOL = ToolSpec(
+    name=MEMORY_UPDATE_TOOL_NAME,
+    description=MEMORY_UPDATE_DESCRIPTION,
+    input_schema=memory_update_json_schema(),
+)
+
+
+def wall_clock_ms() -> int:
+    return int(time.time() * 1000)
+
+
+@dataclass(frozen=True)
+class ChatTurn:
+    user_id: str | None  # None on memory-free routes
+    turn_id: str
+    message: str
+    history: Sequence[tuple[str, str]] = ()
+
+
+@dataclass(frozen=True)
+class ChatResult:
+    turn_id: str
+    reply: str
+    memory: MemoryOutcome
+
+
+class TurnDeadlineExceededError(TurnFailedError):
+    def __init__(self) -> None:
+        super().__init__(
+            "turn_timeout", "The turn ran out of time; nothing was saved to memory.", status=504
+        )
+
+
+def conversation(turn: ChatTurn) -> list[Message]:
+    messages: list[Message] = [
+        UserMessage(text=content)
+        if role == "user"
+        else AssistantMessage(text=content, tool_calls=())
+        for role, content in turn.history
+    ]
+    messages.append(UserMessage(text=turn.message))
+    return messages
+
+
+class ChatService:
+    def __init__(
+        self,
+        *,
+        model: ModelProvider,
+        fallback: ModelProvider | None,
+        memory_repository: MemoryRepository | None,
+        ledger_repository: LedgerRepository | None,
+        memory_enabled: Callable[[], bool],
+        settings: TurnSettings,
+        clock_ms: Callable[[], int] = wall_clock_ms,
+    ) -> None:
+        self._model = model
+        self._fallback = fallback
+        self._memory_repository = memory_repository
+        self._ledger_repository = ledger_repository
+        self._memory_enabled = memory_enabled
+        self._settings = settings
+        self._clock_ms = clock_ms
+
+    @property
+    def settings(self) -> TurnSettings:
+        return self._settings
+
+    def clock_ms(self) -> int:
+        return self._clock_ms()
+
+    def run(self, turn: ChatTurn, *, deadline_ms: int, cancel_flag: CancelFlag) -> ChatResult:
+        started = self._clock_ms()
+        repositories = self._repositories_for(turn)
+        if repositories is None:
+            return self._run_without_memory(turn, deadline_ms=deadline_ms, cancel_flag=cancel_flag)
+        memory_repository, ledger_repository = repositories
+        assert turn.user_id is not None  # _repositories_for() checked it
+        ledger = TurnLedger.begin(
+            turn.user_id,
+            turn.turn_id,
+            deadline_ms,
+            memory_repo=memory_repository,
+            ledger_repo=ledger_repository,
+            clock_ms=self._clock_ms,
+            cancel_flag=cancel_flag,
+        )
+        try:
+            with memory_scope(turn.user_id, writes_enabled=ledger.writes_enabled):
+                reply = self._answer(
+                    turn,
+                    snapshot=ledger.snapshot,
+                    memory_status=ledger.memory_status,
+                    tools=(MEMORY_TOOL,),
+                    call_tool=lambda call: _tool_result(call, ledger.call_tool(call.arguments)),
+                    has_staged_writes=lambda: ledger.has_staged_writes,
+                    deadline_ms=deadline_ms,
+                    cancel_flag=cancel_flag,
+                )
+        except BaseException:
+            outcome = ledger.discard()
+            self._record(ledger, outcome, started)
+            raise
+        outcome = ledger.commit()
+        self._record(ledger, outcome, started)
+        return ChatResult(turn_id=turn.turn_id, reply=reply, memory=outcome)
+
+    def _repositories_for(self, turn: ChatTurn) -> tuple[MemoryRepository, LedgerRepository] | None:
+        """The repositories, when this turn may use memory: an authenticated route with the
+        flag on. The flag is read per turn, so turning it off needs no deploy."""
+        if (
+            turn.user_id is None
+            or self._memory_repository is None
+            or self._ledger_repository is None
+        ):
+            return None
+        if not self._memory_enabled():
+            return None
+        return self._memory_repository, self._ledger_repository
+
+    def _run_without_memory(
+        self, turn: ChatTurn, *, deadline_ms: int, cancel_flag: CancelFlag
+    ) -> ChatResult:
+        reply = self._answer(
+            turn,
+            snapshot=None,
+            memory_status="unavailable",
+            tools=(),
+            call_tool=lambda call: ToolResult(
+                tool_call_id=call.id, content={"success": False}, is_error=True
+            ),
+            has_staged_writes=lambda: False,
+            deadline_ms=deadline_ms,
+            cancel_flag=cancel_flag,
+        )
+        return ChatResult(turn_id=turn.turn_id, reply=reply, memory=MemoryOutcome.disabled())
+
+    def _answer(
+        self,
+        turn: ChatTurn,
+        *,
+        snapshot: Snapshot | None,
+        memory_status: str,
+        tools: Sequence[ToolSpec],
+        call_tool: Callable[[ToolCall], ToolResult],
+        has_staged_writes: Callable[[], bool],
+        deadline_ms: int,
+        cancel_flag: CancelFlag,
+    ) -> str:
+        def check_deadline() -> None:
+            cancel_flag.raise_if_cancelled()
+            if self._clock_ms() >= deadline_ms:
+                raise TurnDeadlineExceededError()
+
+        # The prompt is compiled for this request only and passed down, never stored.
+        system = compile_system_prompt(
+            snapshot, "available" if memory_status == "available" else "unavailable"
+        )
+        try:
+            result = run_agent(
+                model=self._model,
+                fallback=self._fallback,
+                system=system,
+                messages=conversation(turn),
+                tools=tools,
+                call_tool=call_tool,
+                has_staged_writes=has_staged_writes,
+                max_model_calls=self._settings.max_model_calls,
+                check_deadline=check_deadline,
+            )
+        except ModelError as error:
+            raise TurnFailedError(
+                "model_error",
+                "The model could not answer; nothing was saved to memory.",
+                status=502,
+            ) from error
+        except AgentLoopLimitError as error:
+            raise TurnFailedError(
+                "model_loop_limit",
+                "The model did not finish its answer; nothing was saved to memory.",
+                status=502,
+            ) from error
+        except TurnCancelledError as error:
+            raise TurnFailedError(
+                "turn_cancelled", "The turn was cancelled; nothing was saved.", status=409
+            ) from error
+        return result.reply
+
+    def _record(self, ledger: TurnLedger, outcome: MemoryOutcome, started_ms: int) -> None:
+        targets = Counter(operation.target for operation in ledger.staged_operations)
+        emit_turn_record(
+            TurnRecord(
+                operation_count=outcome.operations,
+                targets={target: targets.get(target, 0) for target in ("user", "memory")},
+                user_characters=outcome.user.chars,
+                memory_characters=outcome.memory.chars,
+                duration_ms=max(self._clock_ms() - started_ms, 0),
+                retry_count=outcome.retries + outcome.replays,
+                outcome=outcome.status,
+                debug_staged_operations=[
+                    {
+                        "target": op.target,
+                        "action": op.action,
+                        "match": op.match,
+                        "content": op.content,
+                    }
+                    for op in ledger.staged_operations
+                ],
+            )
+        )
+
+
+def _tool_result(call: ToolCall, result: dict[str, object]) -> ToolResult:
+    return ToolResult(
+        tool_call_id=call.id, content=result, is_error=not bool(result.get("success"))
+    )

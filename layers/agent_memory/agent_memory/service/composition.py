@@ -1,0 +1,85 @@
+"""The composition root: the process-wide services, each built once, behind a lock.
+
+They hold configuration, clients and models only: nothing of any request. ``reset_services``
+forgets them (tests and the local stack, after changing the environment).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import TypeVar
+
+from agent_memory.models import ModelSettings, build_fallback_model, build_model
+from agent_memory.repository import LedgerRepository, MemoryRepository, reset_clients
+from agent_memory.service.chat import ChatService, wall_clock_ms
+from agent_memory.service.cleanup import LedgerCleanup
+from agent_memory.service.memory import MemoryService
+from agent_memory.service.memory_flag import memory_enabled
+from agent_memory.service.settings import TurnSettings
+
+T = TypeVar("T")
+
+_lock = threading.Lock()
+_services: dict[str, object] = {}
+
+
+def _singleton(name: str, build: Callable[[], T]) -> T:
+    service = _services.get(name)
+    if service is None:
+        with _lock:
+            service = _services.get(name)
+            if service is None:
+                service = build()
+                _services[name] = service
+    return service  # type: ignore[return-value]
+
+
+def _build_chat(*, with_memory: bool) -> ChatService:
+    model_settings = ModelSettings.from_env()
+    return ChatService(
+        model=build_model(model_settings.provider, model_settings),
+        fallback=build_fallback_model(model_settings.provider, model_settings),
+        memory_repository=MemoryRepository.from_env() if with_memory else None,
+        ledger_repository=LedgerRepository.from_env() if with_memory else None,
+        memory_enabled=memory_enabled if with_memory else (lambda: False),
+        settings=TurnSettings.from_env(),
+    )
+
+
+def chat_service() -> ChatService:
+    """The authenticated chat: memory tool registered while the flag is on."""
+    return _singleton("chat", lambda: _build_chat(with_memory=True))
+
+
+def eval_service() -> ChatService:
+    """Memory-free chat: no repository, no tool, whatever the flag says."""
+    return _singleton("eval", lambda: _build_chat(with_memory=False))
+
+
+def memory_service() -> MemoryService:
+    return _singleton(
+        "memory",
+        lambda: MemoryService(
+            memory_repository=MemoryRepository.from_env(),
+            ledger_repository=LedgerRepository.from_env(),
+            memory_enabled=memory_enabled,
+            settings=TurnSettings.from_env(),
+            clock_ms=wall_clock_ms,
+        ),
+    )
+
+
+def ledger_cleanup() -> LedgerCleanup:
+    return _singleton(
+        "cleanup",
+        lambda: LedgerCleanup(
+            ledger_repository=LedgerRepository.from_env(), clock_ms=wall_clock_ms
+        ),
+    )
+
+
+def reset_services() -> None:
+    with _lock:
+        _services.clear()
+    reset_clients()

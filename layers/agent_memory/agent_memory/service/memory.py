@@ -1,0 +1,133 @@
+"""The user's own memory: read it, correct it, forget it, cancel a turn.
+
+An edit is a one-operation-batch "turn" of its own: the same domain rules as the model's
+tool, the same ledger and the same compare-and-swap commit, so a user's correction and a
+concurrent chat turn can never overwrite each other.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal
+
+from agent_memory.domain import Snapshot
+from agent_memory.http import ApiError
+from agent_memory.ledger import CancelFlag, TurnLedger
+from agent_memory.repository import (
+    AlreadyCommittedError,
+    LedgerRepository,
+    MemoryRepository,
+    RepositoryError,
+)
+from agent_memory.service.exceptions import MemoryEditRejectedError
+from agent_memory.service.settings import TurnSettings
+from agent_memory.telemetry import count_outcome
+
+MEMORY_UNAVAILABLE = ApiError(
+    503, "memory_unavailable", "Memory cannot be read right now. Please retry."
+)
+MEMORY_DISABLED = ApiError(503, "memory_disabled", "Memory is turned off for this service.")
+
+# Outcome status -> (HTTP status, code, message) for an edit that did not commit.
+_EDIT_FAILURES: Mapping[str, tuple[int, str, str]] = {
+    "conflict": (
+        409,
+        "conflict",
+        "Memory changed meanwhile and the edit no longer applies; nothing was changed.",
+    ),
+    "expired": (503, "edit_timeout", "The edit ran out of time; nothing was changed."),
+    "cancelled": (409, "edit_cancelled", "The edit was cancelled; nothing was changed."),
+    "unavailable": (
+        503,
+        "memory_unavailable",
+        "Memory cannot be changed right now; nothing was changed.",
+    ),
+    "error": (
+        503,
+        "commit_failed",
+        "The edit could not be saved; nothing was changed. Please retry.",
+    ),
+}
+
+
+class MemoryService:
+    def __init__(
+        self,
+        *,
+        memory_repository: MemoryRepository,
+        ledger_repository: LedgerRepository,
+        memory_enabled: Callable[[], bool],
+        settings: TurnSettings,
+        clock_ms: Callable[[], int],
+    ) -> None:
+        self._memory = memory_repository
+        self._ledger = ledger_repository
+        self._memory_enabled = memory_enabled
+        self._settings = settings
+        self._clock_ms = clock_ms
+
+    def documents(self, user_id: str) -> Snapshot:
+        self._require_enabled()
+        try:
+            return self._memory.load(user_id).snapshot
+        except RepositoryError:
+            raise MEMORY_UNAVAILABLE from None
+
+    def edit(self, user_id: str, operations: Sequence[Mapping[str, Any]]) -> Snapshot:
+        self._require_enabled()
+        now_ms = self._clock_ms()
+        ledger = TurnLedger.begin(
+            user_id,
+            str(uuid.uuid4()),
+            self._settings.deadline_ms(now_ms=now_ms, remaining_ms=None),
+            memory_repo=self._memory,
+            ledger_repo=self._ledger,
+            clock_ms=self._clock_ms,
+            cancel_flag=CancelFlag(),
+        )
+        if ledger.memory_status != "available":
+            raise MEMORY_UNAVAILABLE
+        result = ledger.call_tool({"operations": list(operations)})
+        if not result.get("success"):
+            ledger.discard()
+            error = result.get("error") or {}
+            raise MemoryEditRejectedError(
+                422,
+                str(error.get("code", "invalid_operations")),
+                str(error.get("message", "The edit is invalid.")),
+            )
+        outcome = ledger.commit()
+        count_outcome(outcome.status, metric="Edits")
+        if outcome.status not in ("committed", "unchanged"):
+            status, code, message = _EDIT_FAILURES[outcome.status]
+            raise MemoryEditRejectedError(status, code, message)
+        return self.documents(user_id)
+
+    def forget(self, user_id: str) -> None:
+        # Forgetting is always allowed, also with the feature off: it only removes data.
+        try:
+            self._memory.delete_all(user_id)
+        except RepositoryError:
+            raise ApiError(
+                503, "memory_unavailable", "Memory could not be deleted right now. Please retry."
+            ) from None
+
+    def cancel_turn(self, user_id: str, turn_id: str) -> Literal["cancelled", "expired"]:
+        try:
+            result = self._ledger.cancel(user_id, turn_id, self._clock_ms())
+        except AlreadyCommittedError:
+            raise ApiError(
+                409, "already_committed", "The turn has already committed its memory."
+            ) from None
+        except RepositoryError:
+            raise ApiError(
+                503,
+                "ledger_unavailable",
+                "The turn could not be cancelled right now. Please retry.",
+            ) from None
+        return "expired" if result.status == "expired" else "cancelled"
+
+    def _require_enabled(self) -> None:
+        if not self._memory_enabled():
+            raise MEMORY_DISABLED

@@ -1,0 +1,70 @@
+"""One operational record per turn: a log line and metrics with exactly the seed's fields.
+
+The record holds counts, sizes, durations and an outcome: nothing a user wrote, nothing the
+model said, no tool argument. The debug capture flag adds content to ``APPROVED_DEBUG_FIELDS``
+and nowhere else.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from aws_lambda_powertools.metrics import MetricUnit, single_metric
+
+from agent_memory.telemetry.powertools import NAMESPACE, SERVICE, logger, metrics
+
+TOOL_NAME = "memory_update"
+APPROVED_DEBUG_FIELDS = ("debug_staged_operations",)
+
+
+def debug_capture_enabled() -> bool:
+    return os.environ.get("DEBUG_CONTENT_CAPTURE", "false").strip().lower() == "true"
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    operation_count: int
+    targets: Mapping[str, int]
+    user_characters: int
+    memory_characters: int
+    duration_ms: int
+    retry_count: int
+    outcome: str
+    tool: str = TOOL_NAME
+    # Content, for the debug flag only; never part of the default record.
+    debug_staged_operations: Sequence[Mapping[str, Any]] = field(default=(), repr=False)
+
+    def log_fields(self, *, capture_content: bool) -> dict[str, Any]:
+        fields = asdict(self)
+        fields["targets"] = dict(self.targets)
+        debug = {name: fields.pop(name) for name in APPROVED_DEBUG_FIELDS}
+        if capture_content:
+            fields.update({name: list(value) for name, value in debug.items()})
+        return fields
+
+
+def emit_turn_record(record: TurnRecord) -> None:
+    logger.info("memory turn", extra=record.log_fields(capture_content=debug_capture_enabled()))
+    metrics.add_metric(name="OperationCount", unit=MetricUnit.Count, value=record.operation_count)
+    metrics.add_metric(name="UserCharacters", unit=MetricUnit.Count, value=record.user_characters)
+    metrics.add_metric(
+        name="MemoryCharacters", unit=MetricUnit.Count, value=record.memory_characters
+    )
+    metrics.add_metric(name="TurnDuration", unit=MetricUnit.Milliseconds, value=record.duration_ms)
+    metrics.add_metric(name="CommitRetries", unit=MetricUnit.Count, value=record.retry_count)
+    count_outcome(record.outcome)
+
+
+def count_outcome(outcome: str, *, metric: str = "Turns") -> None:
+    """A count with the outcome as its only dimension besides the service (alarms use it)."""
+    with single_metric(
+        name=metric,
+        unit=MetricUnit.Count,
+        value=1,
+        namespace=NAMESPACE,
+        default_dimensions={"service": SERVICE},
+    ) as one:
+        one.add_dimension(name="outcome", value=outcome)

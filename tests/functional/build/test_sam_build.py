@@ -1,0 +1,234 @@
+"""What `sam build` produces: arm64 native code by default, and functions that run.
+
+The default build is checked file by file (every native library must be an aarch64 ELF).
+A second build for this machine's architecture is then imported function by function from
+the build output with its layer and nothing else on the path (``python -S``), each handling
+one simulated event: a smoke test of what would be deployed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent_memory.auth import DevIssuer, serve_jwks
+from agent_memory.local.functions import project_root
+from agent_memory.repository import TableNames
+
+pytestmark = pytest.mark.slow
+
+ROOT = project_root()
+ELF_MACHINES = {0xB7: "aarch64", 0x3E: "x86_64"}
+HOST_ARCHITECTURE = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "arm64", "arm64": "arm64"}[
+    platform.machine().lower()
+]
+FUNCTIONS = {
+    "AuthorizerFunction": "authorizer",
+    "ChatFunction": "chat",
+    "MemoryApiFunction": "memory_api",
+    "EvalFunction": "eval",
+    "CleanupFunction": "cleanup",
+}
+
+
+def sam_cli() -> str:
+    candidates = [
+        os.environ.get("SAM_CLI"),
+        str(ROOT / ".venv-tools" / "bin" / "sam"),
+        shutil.which("sam"),
+    ]
+    for candidate in candidates:
+        if candidate and Path(candidate).exists():
+            return candidate
+    pytest.skip("aws-sam-cli is not installed (make test installs it in .venv-tools)")
+
+
+def sam_build(template: Path, build_dir: Path, *extra: str) -> Path:
+    env = {
+        **os.environ,
+        "SAM_CLI_TELEMETRY": "0",
+        "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
+    }
+    result = subprocess.run(
+        [sam_cli(), "build", "--template", str(template), "--build-dir", str(build_dir), *extra],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return build_dir
+
+
+def elf_machine(path: Path) -> str | None:
+    header = path.read_bytes()[:20]
+    if header[:4] != b"\x7fELF":
+        return None
+    return ELF_MACHINES.get(
+        int.from_bytes(header[18:20], "little"), f"unknown-{header[18:20].hex()}"
+    )
+
+
+@pytest.fixture(scope="module")
+def default_build() -> Path:
+    # --cached: `make test` has just built the same template into the same folder.
+    return sam_build(ROOT / "template.yaml", ROOT / ".aws-sam" / "build", "--cached")
+
+
+def test_every_native_library_of_the_default_build_is_aarch64(default_build: Path) -> None:
+    native = [path for path in default_build.rglob("*") if path.is_file() and path.suffix == ".so"]
+    machines = {str(path.relative_to(default_build)): elf_machine(path) for path in native}
+
+    assert len(native) >= 3, "pydantic-core, cryptography and cffi ship native code"
+    assert set(machines.values()) == {"aarch64"}, machines
+
+
+def test_the_layer_holds_the_package_and_the_functions_only_their_handler(
+    default_build: Path,
+) -> None:
+    assert (
+        default_build / "SharedLayer" / "python" / "agent_memory" / "domain" / "rules.py"
+    ).is_file()
+    for logical_id in FUNCTIONS:
+        files = sorted(
+            p.name for p in (default_build / logical_id).iterdir() if not p.name.startswith(".")
+        )
+        assert files == ["app.py"], (logical_id, files)
+
+
+@pytest.fixture(scope="module")
+def host_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("host-build")
+    template = (ROOT / "template.yaml").read_text()
+    template = template.replace(
+        "BuildArchitecture: arm64", f"BuildArchitecture: {HOST_ARCHITECTURE}"
+    )
+    # The copy lives elsewhere, so its code paths must not be relative to it.
+    template = template.replace("CodeUri: functions/", f"CodeUri: {ROOT}/functions/")
+    template = template.replace("ContentUri: layers/", f"ContentUri: {ROOT}/layers/")
+    host_template = folder / "template.yaml"
+    host_template.write_text(template)
+    return sam_build(
+        host_template,
+        folder / "build",
+        "--parameter-overrides",
+        f"Architecture={HOST_ARCHITECTURE}",
+    )
+
+
+SMOKE = textwrap.dedent(
+    """
+    import json, sys
+    sys.path[:0] = [sys.argv[1], sys.argv[2]]
+    import app
+    from agent_memory.local.events import LocalLambdaContext
+    event = json.loads(sys.stdin.read())
+    print(json.dumps(app.lambda_handler(event, LocalLambdaContext(function_name="smoke"))))
+    """
+)
+
+
+@pytest.fixture
+def smoke_env(dynamodb_env: TableNames, moto_endpoint: str) -> Iterator[dict[str, str]]:
+    issuer = DevIssuer(ROOT / ".local" / "dev-issuer")
+    server, url = serve_jwks(issuer.jwks())
+    env = {
+        "PATH": os.environ["PATH"],
+        "AWS_REGION": "us-east-1",
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "DYNAMODB_ENDPOINT_URL": moto_endpoint,
+        "MEMORY_TABLE_NAME": dynamodb_env.memory,
+        "TURN_LEDGER_TABLE_NAME": dynamodb_env.turn_ledger,
+        "MEMORY_ENABLED": "true",
+        "MODEL_PROVIDER": "rules",
+        "POWERTOOLS_TRACE_DISABLED": "true",
+        "TOKEN": issuer.mint("smoke-user"),
+        **issuer.authorizer_env(url),
+    }
+    yield env
+    server.close()
+
+
+def run_built_function(
+    build: Path, logical_id: str, event: dict[str, Any], env: dict[str, str]
+) -> Any:
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-S",
+            "-c",
+            SMOKE,
+            str(build / logical_id),
+            str(build / "SharedLayer" / "python"),
+        ],
+        input=json.dumps(event),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_each_built_function_handles_an_event_from_its_own_artefact(
+    host_build: Path, smoke_env: dict[str, str]
+) -> None:
+    from agent_memory.local.events import authorizer_request_event, http_api_event, scheduled_event
+
+    identity = {"sub": "smoke-user"}
+    authorized = run_built_function(
+        host_build,
+        "AuthorizerFunction",
+        authorizer_request_event(f"Bearer {smoke_env['TOKEN']}"),
+        smoke_env,
+    )
+    denied = run_built_function(
+        host_build, "AuthorizerFunction", authorizer_request_event("Bearer forged"), smoke_env
+    )
+    chat = run_built_function(
+        host_build,
+        "ChatFunction",
+        http_api_event(
+            "POST",
+            "/chat",
+            body={"message": "remember: built and deployed"},
+            authorizer_context=identity,
+        ),
+        smoke_env,
+    )
+    memory = run_built_function(
+        host_build,
+        "MemoryApiFunction",
+        http_api_event("GET", "/memory", authorizer_context=identity),
+        smoke_env,
+    )
+    evaluation = run_built_function(
+        host_build,
+        "EvalFunction",
+        http_api_event("POST", "/eval/chat", body={"message": "hi"}),
+        smoke_env,
+    )
+    cleanup = run_built_function(host_build, "CleanupFunction", scheduled_event(), smoke_env)
+
+    assert authorized == {"isAuthorized": True, "context": {"sub": "smoke-user"}}
+    assert denied == {"isAuthorized": False}
+    assert chat["statusCode"] == 200
+    assert json.loads(chat["body"])["memory"]["status"] == "committed"
+    assert json.loads(memory["body"])["memory"]["entries"] == ["built and deployed"]
+    assert evaluation["statusCode"] == 200
+    assert cleanup == {"expired": 0}

@@ -1,0 +1,119 @@
+"""template.yaml, read as data: least privilege, retained tables, safe defaults."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from agent_memory.repository.tables import load_template
+
+TEMPLATE = load_template()
+RESOURCES: dict[str, Any] = TEMPLATE["Resources"]
+TABLES = ("MemoryTable", "TurnLedgerTable")
+
+
+def statements(function: str) -> list[dict[str, Any]]:
+    policies = RESOURCES[function]["Properties"].get("Policies", [])
+    found: list[dict[str, Any]] = []
+    for policy in policies:
+        assert isinstance(policy, dict), "inline statements only, no managed policy templates"
+        assert "Statement" in policy
+        found.extend(policy["Statement"])
+    return found
+
+
+def table_actions(function: str) -> dict[str, set[str]]:
+    """The DynamoDB actions a function may take, by table (index ARNs under their table)."""
+    granted: dict[str, set[str]] = {}
+    for statement in statements(function):
+        assert statement["Effect"] == "Allow"
+        actions = (
+            statement["Action"] if isinstance(statement["Action"], list) else [statement["Action"]]
+        )
+        assert all(not action.endswith("*") for action in actions), (
+            f"{function} uses a wildcard action"
+        )
+        resources = (
+            statement["Resource"]
+            if isinstance(statement["Resource"], list)
+            else [statement["Resource"]]
+        )
+        text = json.dumps(resources)
+        for table in TABLES:
+            if table in text:
+                granted.setdefault(table, set()).update(
+                    a for a in actions if a.startswith("dynamodb:")
+                )
+        if any(a.startswith("dynamodb:") for a in actions):
+            assert any(table in text for table in TABLES), (
+                f"{function} has DynamoDB rights beyond our tables"
+            )
+    return granted
+
+
+@pytest.mark.parametrize("function", ["AuthorizerFunction", "EvalFunction"])
+def test_authorizer_and_eval_have_no_table_permission(function: str) -> None:
+    assert table_actions(function) == {}
+    environment = RESOURCES[function]["Properties"].get("Environment", {}).get("Variables", {})
+    assert not {"MEMORY_TABLE_NAME", "TURN_LEDGER_TABLE_NAME"} & set(environment)
+
+
+def test_chat_has_only_what_the_turn_protocol_needs() -> None:
+    assert table_actions("ChatFunction") == {
+        "MemoryTable": {
+            "dynamodb:Query",
+            "dynamodb:PutItem",
+            "dynamodb:DeleteItem",
+            "dynamodb:ConditionCheckItem",
+        },
+        "TurnLedgerTable": {"dynamodb:PutItem", "dynamodb:GetItem", "dynamodb:UpdateItem"},
+    }
+
+
+def test_cleanup_touches_only_the_ledger() -> None:
+    assert table_actions("CleanupFunction") == {
+        "TurnLedgerTable": {"dynamodb:Query", "dynamodb:UpdateItem"}
+    }
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_tables_survive_stack_deletion_and_replacement(table: str) -> None:
+    resource = RESOURCES[table]
+    assert resource["DeletionPolicy"] == "Retain"
+    assert resource["UpdateReplacePolicy"] == "Retain"
+    assert (
+        resource["Properties"]["PointInTimeRecoverySpecification"]["PointInTimeRecoveryEnabled"]
+        is True
+    )
+
+
+def test_the_ledger_expires_by_ttl_and_indexes_open_turns_sparsely() -> None:
+    ledger = RESOURCES["TurnLedgerTable"]["Properties"]
+    assert ledger["TimeToLiveSpecification"] == {"AttributeName": "expires_at", "Enabled": True}
+    [index] = ledger["GlobalSecondaryIndexes"]
+    assert [key["AttributeName"] for key in index["KeySchema"]] == ["open_shard", "deadline_ms"]
+
+
+def test_safe_defaults_for_the_rollout() -> None:
+    parameters = TEMPLATE["Parameters"]
+    assert parameters["MemoryEnabled"]["Default"] == "false"
+    assert parameters["DebugContentCapture"]["Default"] == "false"
+    assert parameters["Architecture"]["Default"] == "arm64"
+    variables = TEMPLATE["Globals"]["Function"]["Environment"]["Variables"]
+    assert variables["POWERTOOLS_TRACER_CAPTURE_RESPONSE"] == "false"
+    assert variables["POWERTOOLS_TRACER_CAPTURE_ERROR"] == "false"
+    assert variables["POWERTOOLS_LOGGER_LOG_EVENT"] == "false"
+
+
+def test_user_routes_use_the_lambda_authorizer_and_eval_uses_iam() -> None:
+    api = RESOURCES["HttpApi"]["Properties"]
+    authorizer = api["Auth"]["Authorizers"]["JwtAuthorizer"]
+    assert api["Auth"]["DefaultAuthorizer"] == "JwtAuthorizer"
+    assert authorizer["AuthorizerPayloadFormatVersion"] == "2.0"
+    assert authorizer["EnableSimpleResponses"] is True
+    assert authorizer["Identity"]["Headers"] == ["Authorization"]
+    assert authorizer["Identity"]["ReauthorizeEvery"] > 0
+    eval_event = RESOURCES["EvalFunction"]["Properties"]["Events"]["EvalChat"]["Properties"]
+    assert eval_event["Auth"] == {"Authorizer": "AWS_IAM"}
