@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
+from aws_lambda_powertools.event_handler.openapi.params import Header
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
@@ -14,14 +15,25 @@ from agent_memory.telemetry import TRACE_OPTIONS, logger, metrics, tracer
 app = build_resolver()
 
 
-@app.post("/chat")
-def chat(body: ChatRequest) -> ChatResponse:
+@app.post(
+    "/chat",
+    summary="One chat turn with the caller's memory",
+    description="Memory changes the model proposes are committed only if the turn succeeds; "
+    "`memory.status` says what became of them.",
+)
+def chat(
+    body: ChatRequest,
+    idempotency_key: Annotated[
+        str | None,
+        Header(alias="idempotency-key", description="A UUID naming the turn (retries reuse it)."),
+    ] = None,
+) -> ChatResponse:
     user_id = authenticated_subject(app)
     result = run_chat_turn(
         chat_service(),
         user_id=user_id,
         request=body,
-        idempotency_key=app.current_event.headers.get("idempotency-key"),
+        idempotency_key=idempotency_key,
         remaining_ms=app.lambda_context.get_remaining_time_in_millis(),
     )
     return chat_response(result)

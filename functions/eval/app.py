@@ -18,13 +18,13 @@ from agent_memory.telemetry import TRACE_OPTIONS, logger, metrics, tracer
 app = build_resolver()
 
 
-@app.post("/eval/chat")
+@app.post("/eval/chat", summary="Memory-free chat for evaluation traffic (AWS_IAM)")
 def eval_chat(body: ChatRequest) -> ChatResponse:
     result = run_chat_turn(
         eval_service(),
         user_id=None,
         request=body,
-        idempotency_key=app.current_event.headers.get("idempotency-key"),
+        idempotency_key=None,
         remaining_ms=app.lambda_context.get_remaining_time_in_millis(),
     )
     return chat_response(result)

@@ -21,27 +21,33 @@ from agent_memory.telemetry import TRACE_OPTIONS, logger, metrics, tracer
 app = build_resolver()
 
 
-@app.get("/memory")
+@app.get("/memory", summary="The caller's two memory documents")
 def get_memory() -> MemoryDocumentsResponse:
     user_id = authenticated_subject(app)
     return documents_response(memory_service().documents(user_id))
 
 
-@app.patch("/memory")
+@app.patch(
+    "/memory",
+    summary="Edit memory with the tool's exact contract (one batch, all or nothing)",
+)
 def patch_memory(body: PatchMemoryRequest) -> MemoryDocumentsResponse:
     user_id = authenticated_subject(app)
     operations = [operation.model_dump() for operation in body.operations]
     return documents_response(memory_service().edit(user_id, operations))
 
 
-@app.delete("/memory")
+@app.delete("/memory", status_code=204, summary="Forget everything: both documents are deleted")
 def delete_memory() -> Response[str]:
     user_id = authenticated_subject(app)
     memory_service().forget(user_id)
     return Response(status_code=204, body="")
 
 
-@app.post("/turns/<turn_id>/cancel")
+@app.post(
+    "/turns/<turn_id>/cancel",
+    summary="Cancel a turn: it can then never commit (409 if it already has)",
+)
 def cancel_turn(turn_id: str) -> CancelResponse:
     user_id = authenticated_subject(app)
     turn = parse_turn_id(turn_id)

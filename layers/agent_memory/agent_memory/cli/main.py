@@ -6,8 +6,10 @@ Each subcommand imports what it needs only when it runs, so ``--help`` is instan
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 
 class CommandError(Exception):
@@ -94,7 +96,36 @@ def build_parser() -> argparse.ArgumentParser:
         "--check", metavar="FILE", help="exit 1 when FILE differs from the generated document"
     )
     openapi.set_defaults(run=_openapi)
+
+    for name, (module_name, summary) in COMMAND_MODULES.items():
+        module = _command_module(module_name)
+        if module is None:
+            continue
+        command = commands.add_parser(name, help=summary, description=module.__doc__)
+        module.add_arguments(command)
+        command.set_defaults(run=module.run)
     return parser
+
+
+# Subcommands that live in their capability's package: each module defines
+# ``add_arguments(parser)`` and ``run(args) -> int`` and imports its heavy parts inside ``run``.
+COMMAND_MODULES: dict[str, tuple[str, str]] = {
+    "loadtest": ("agent_memory.loadtest.command", "load-test the API with simulated events"),
+    "probe": ("agent_memory.operations.probe_command", "readiness probe of the configured tables"),
+    "export": (
+        "agent_memory.operations.export_command",
+        "export one user's memory (data-subject requests)",
+    ),
+}
+
+
+def _command_module(module_name: str) -> Any:
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        if error.name and module_name.startswith(error.name):
+            return None  # that capability is not installed in this build
+        raise
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -49,8 +49,17 @@ def merged_openapi(resolvers: Iterable[APIGatewayHttpResolver]) -> dict[str, Any
     )
     components["schemas"]["ErrorResponse"].pop("$defs", None)
     components["securitySchemes"] = {**BEARER, **SIGV4}
+    # Our 422 is the common error shape, not Powertools' default validation body.
+    for name in ("HTTPValidationError", "ValidationError", "ResponseValidationError"):
+        components["schemas"].pop(name, None)
+    error_ref = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}}
     for path, operations in document.get("paths", {}).items():
         for operation in operations.values():
+            if "422" in operation.get("responses", {}):
+                operation["responses"]["422"] = {
+                    "description": "The request breaks the contract or a memory rule",
+                    "content": error_ref,
+                }
             operation["security"] = (
                 [{"sigv4": []}] if path.startswith("/eval/") else [{"bearerAuth": []}]
             )
