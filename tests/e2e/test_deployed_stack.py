@@ -24,7 +24,7 @@ pytestmark = [
     pytest.mark.e2e,
     pytest.mark.skipif(
         not (API_URL and all(TOKENS) and HAS_AWS),
-        reason="needs a deployed stage: AGENT_MEMORY_API_URL, AGENT_MEMORY_TOKEN_A/B, AWS credentials",
+        reason="needs a deployed stage: AGENT_MEMORY_API_URL, AGENT_MEMORY_TOKEN_A/B, AWS creds",
     ),
 ]
 
