@@ -20,8 +20,6 @@ from auth_support import KeyPair, StaticKeys, Tokens
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-NOW = int(time.time())
-
 
 def _reason(verifier: TokenVerifier, token: str) -> str:
     with pytest.raises(InvalidTokenError) as caught:
@@ -100,7 +98,8 @@ def test_hs256_signed_with_the_public_key_is_denied(
 
 
 def test_expired_token_is_denied(verifier: TokenVerifier, rsa_key: KeyPair, tokens: Tokens) -> None:
-    token = tokens.sign(rsa_key, tokens.claims(iat=NOW - 600, nbf=NOW - 600, exp=NOW - 120))
+    now = int(time.time())
+    token = tokens.sign(rsa_key, tokens.claims(iat=now - 600, nbf=now - 600, exp=now - 120))
     assert _reason(verifier, token) == "expired"
 
 
@@ -109,7 +108,8 @@ def test_token_not_yet_valid_is_denied(
     verifier: TokenVerifier, rsa_key: KeyPair, tokens: Tokens, claim: str
 ) -> None:
     # GIVEN a token that only becomes valid in two minutes (beyond the 30 s leeway)
-    token = tokens.sign(rsa_key, tokens.claims(**{claim: NOW + 120}, exp=NOW + 600))
+    now = int(time.time())
+    token = tokens.sign(rsa_key, tokens.claims(**{claim: now + 120}, exp=now + 600))
     # WHEN / THEN
     assert _reason(verifier, token) == "not_yet_valid"
 
@@ -118,8 +118,9 @@ def test_leeway_absorbs_small_clock_skew(
     make_verifier: Callable[..., TokenVerifier], rsa_key: KeyPair, tokens: Tokens
 ) -> None:
     # GIVEN a token that expired 10 s ago and another valid from 10 s in the future
-    expired = tokens.sign(rsa_key, tokens.claims(iat=NOW - 300, nbf=NOW - 300, exp=NOW - 10))
-    early = tokens.sign(rsa_key, tokens.claims(iat=NOW + 10, nbf=NOW + 10))
+    now = int(time.time())  # at call time: the leeway is measured against the real clock
+    expired = tokens.sign(rsa_key, tokens.claims(iat=now - 300, nbf=now - 300, exp=now - 10))
+    early = tokens.sign(rsa_key, tokens.claims(iat=now + 10, nbf=now + 10))
 
     # WHEN verified with the default 30 s leeway THEN both pass
     assert make_verifier().verify(expired).subject == "alice"
