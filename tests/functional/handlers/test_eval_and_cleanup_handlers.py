@@ -39,3 +39,18 @@ def test_cleanup_expires_open_turns_past_their_deadline(api: Api) -> None:
     assert result == {"expired": 1}
     statuses = {item["user_id"]["S"]: item["status"]["S"] for item in api.items("ledger")}
     assert statuses == {"alice": "expired", "bob": "open"}
+
+
+def test_cleanup_needs_only_the_ledger_table_name(api: Api, monkeypatch: object) -> None:
+    # GIVEN the cleanup function's environment as the template sets it: no memory table
+    import pytest
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    monkeypatch.delenv("MEMORY_TABLE_NAME")
+    from agent_memory.service import reset_services
+
+    reset_services()
+
+    # WHEN the schedule fires THEN it runs
+    result = handler("cleanup")(scheduled_event(), LocalLambdaContext(function_name="cleanup"))
+    assert result == {"expired": 0}

@@ -84,11 +84,6 @@ def test_a_busy_port_and_a_bad_setting_are_reported_in_one_line_at_startup(
     assert "Traceback" not in busy.stderr + bad_flag.stderr
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="CleanupFunction gets only TURN_LEDGER_TABLE_NAME (template.yaml) but "
-    "LedgerRepository.from_env() requires MEMORY_TABLE_NAME too: it fails every minute in AWS too",
-)
 def test_the_scheduled_cleanup_runs_without_failing(stack: RunningStack) -> None:
     # GIVEN the stack runs the cleanup every second (--cleanup-interval 1)
     # WHEN more than two intervals have passed since it was ready

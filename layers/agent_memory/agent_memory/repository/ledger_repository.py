@@ -14,6 +14,7 @@ partitions so the index has no single hot key.
 
 from __future__ import annotations
 
+import os
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -21,8 +22,18 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from agent_memory.repository.clients import TableNames, error_code, get_client, translate_error
-from agent_memory.repository.exceptions import AlreadyCommittedError, TurnExistsError
+from agent_memory.repository.clients import (
+    ENV_TURN_LEDGER_TABLE,
+    TableNames,
+    error_code,
+    get_client,
+    translate_error,
+)
+from agent_memory.repository.exceptions import (
+    AlreadyCommittedError,
+    ConfigurationError,
+    TurnExistsError,
+)
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb.client import DynamoDBClient
@@ -81,8 +92,14 @@ class LedgerRepository:
 
     @classmethod
     def from_env(cls, names: TableNames | None = None) -> LedgerRepository:
-        table_names = names or TableNames.from_env()
-        return cls(get_client(), table_names.turn_ledger)
+        """The ledger named by ``TURN_LEDGER_TABLE_NAME`` alone: the cleanup function has no
+        permission on (and no name for) the memory table, by design."""
+        if names is not None:
+            return cls(get_client(), names.turn_ledger)
+        table = os.environ.get(ENV_TURN_LEDGER_TABLE, "").strip()
+        if not table:
+            raise ConfigurationError(f"missing environment variable: {ENV_TURN_LEDGER_TABLE}")
+        return cls(get_client(), table)
 
     @property
     def table_name(self) -> str:
