@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from typing import Any
 
 from aws_lambda_powertools import Logger
@@ -82,13 +83,56 @@ def _reject_unbounded_or_non_json(event: Mapping[str, Any]) -> dict[str, Any] | 
     return None
 
 
+_current_event: ContextVar[Any] = ContextVar("api_current_event", default=None)
+_lambda_context: ContextVar[Any] = ContextVar("api_lambda_context", default=None)
+_route_context: ContextVar[dict[str, Any] | None] = ContextVar("api_route_context", default=None)
+
+
 class ApiResolver(APIGatewayHttpResolver):
-    """Powertools' HTTP API resolver with validation, our error shape and bounded bodies."""
+    """Powertools' HTTP API resolver with validation, our error shape and bounded bodies.
+
+    Powertools keeps the current event on a class attribute and the matched route's state
+    on the instance. Lambda runs one invocation per process at a time, so that is safe
+    there, but not where one process serves concurrent requests (a threaded local server,
+    an in-process load test): one request could read another's identity. Here all three are
+    request-local (context variables), so no request state is shared, whoever hosts us.
+    """
+
+    @property
+    def current_event(self) -> Any:
+        return _current_event.get()
+
+    @current_event.setter
+    def current_event(self, value: Any) -> None:
+        _current_event.set(value)
+
+    @property
+    def lambda_context(self) -> Any:
+        return _lambda_context.get()
+
+    @lambda_context.setter
+    def lambda_context(self, value: Any) -> None:
+        _lambda_context.set(value)
+
+    @property
+    def context(self) -> dict[str, Any]:
+        context = _route_context.get()
+        if context is None:
+            context = {}
+            _route_context.set(context)
+        return context
+
+    @context.setter
+    def context(self, value: dict[str, Any]) -> None:
+        _route_context.set(value)
 
     def resolve(self, event: Mapping[str, Any], context: Any) -> dict[str, Any]:
         rejected = _reject_unbounded_or_non_json(event)
         if rejected is not None:
             return rejected
+        _current_event.set(self._to_proxy_event(dict(event)))
+        _lambda_context.set(context)
+        _route_context.set({})
         return super().resolve(event, context)
 
 
