@@ -71,7 +71,7 @@ lock: ## re-resolve and pin requirements/*.lock from requirements/*.in
 	rm -rf /tmp/agent-memory-lock && $(PYTHON313) -m venv /tmp/agent-memory-lock
 	/tmp/agent-memory-lock/bin/pip install --quiet -r requirements/dev.in
 	{ echo "# Pinned development environment (runtime + test + lint). Regenerate: make lock"; \
-	  /tmp/agent-memory-lock/bin/pip freeze --exclude-editable; } > requirements/dev.lock
+	  /tmp/agent-memory-lock/bin/pip freeze --all --exclude-editable | grep -v '^pip=='; } > requirements/dev.lock
 
 clean: ## remove environments and build output
 	rm -rf $(VENV) $(TOOLS_VENV) .aws-sam .mypy_cache .ruff_cache .pytest_cache
