@@ -25,6 +25,7 @@ from agent_memory.auth import (
     TokenVerifier,
     token_from_authorization_header,
 )
+from agent_memory.telemetry import count_authorizer_denial
 
 logger = Logger()
 
@@ -78,4 +79,5 @@ def _authorization_header(event: dict[str, Any]) -> str | None:
 
 def _deny(reason: str) -> dict[str, Any]:
     logger.info("Authorization denied", extra={"reason": reason})
+    count_authorizer_denial()  # one count per denial; the reason stays in the log
     return APIGatewayAuthorizerResponseV2(authorize=False).asdict()

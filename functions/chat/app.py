@@ -10,7 +10,8 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from agent_memory.http import ChatRequest, ChatResponse, authenticated_subject, build_resolver
 from agent_memory.service import chat_response, chat_service, run_chat_turn
-from agent_memory.telemetry import TRACE_OPTIONS, logger, metrics, tracer
+from agent_memory.telemetry import logger, metrics
+from agent_memory.telemetry.tracing import tracer
 
 app = build_resolver()
 
@@ -39,8 +40,10 @@ def chat(
     return chat_response(result)
 
 
-@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
-@tracer.capture_lambda_handler(**TRACE_OPTIONS)
+@logger.inject_lambda_context(
+    correlation_id_path=correlation_paths.API_GATEWAY_HTTP, log_event=False
+)
+@tracer.capture_lambda_handler(capture_response=False, capture_error=False)
 @metrics.log_metrics
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     return app.resolve(event, context)

@@ -8,11 +8,12 @@ from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from agent_memory.service import ledger_cleanup
-from agent_memory.telemetry import TRACE_OPTIONS, logger, metrics, tracer
+from agent_memory.telemetry import logger, metrics
+from agent_memory.telemetry.tracing import tracer
 
 
-@logger.inject_lambda_context
-@tracer.capture_lambda_handler(**TRACE_OPTIONS)
+@logger.inject_lambda_context(log_event=False)
+@tracer.capture_lambda_handler(capture_response=False, capture_error=False)
 @metrics.log_metrics
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     expired = ledger_cleanup().expire_overdue_turns()

@@ -16,7 +16,8 @@ from agent_memory.http import (
 )
 from agent_memory.http.contract import CancelResponse
 from agent_memory.service import documents_response, memory_service, parse_turn_id
-from agent_memory.telemetry import TRACE_OPTIONS, logger, metrics, tracer
+from agent_memory.telemetry import logger, metrics
+from agent_memory.telemetry.tracing import tracer
 
 app = build_resolver()
 
@@ -55,8 +56,10 @@ def cancel_turn(turn_id: str) -> CancelResponse:
     return CancelResponse(turn_id=turn, status=status)
 
 
-@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
-@tracer.capture_lambda_handler(**TRACE_OPTIONS)
+@logger.inject_lambda_context(
+    correlation_id_path=correlation_paths.API_GATEWAY_HTTP, log_event=False
+)
+@tracer.capture_lambda_handler(capture_response=False, capture_error=False)
 @metrics.log_metrics
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     return app.resolve(event, context)

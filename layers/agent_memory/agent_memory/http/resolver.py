@@ -137,7 +137,8 @@ class ApiResolver(APIGatewayHttpResolver):
 
 
 def build_resolver() -> APIGatewayHttpResolver:
-    app = ApiResolver(enable_validation=True)
+    # debug=False: POWERTOOLS_DEV would otherwise make the resolver print every raw event.
+    app = ApiResolver(enable_validation=True, debug=False)
     handlers: list[tuple[type[Exception], Callable[..., Response[Any]]]] = [
         (RequestValidationError, _on_validation_error),
         (ApiError, _on_api_error),

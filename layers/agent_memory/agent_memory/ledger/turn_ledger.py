@@ -9,12 +9,13 @@ one ``TurnLedger``, used by one thread at a time (only the cancel flag crosses t
 
 from __future__ import annotations
 
-import logging
 import random
 import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Literal
+
+from aws_lambda_powertools import Logger
 
 from agent_memory.domain import MemoryToolSession, Operation, Snapshot, unavailable_result
 from agent_memory.ledger.cancel import CancelFlag
@@ -25,7 +26,8 @@ from agent_memory.ledger.retry import DEFAULT_RETRY_POLICY, RetryPolicy
 from agent_memory.ledger.scope import current_memory_request
 from agent_memory.repository import LoadedMemory, RepositoryError, TurnExistsError
 
-logger = logging.getLogger(__name__)
+# A child of the service's structured logger: codes and types only, never a message.
+logger = Logger(service="agent-memory", child=True)
 
 MemoryStatus = Literal["available", "unavailable"]
 

@@ -41,7 +41,12 @@ from agent_memory.models import (
 from agent_memory.repository import LedgerRepository, MemoryRepository
 from agent_memory.service.exceptions import TurnFailedError
 from agent_memory.service.settings import TurnSettings
-from agent_memory.telemetry import TurnRecord, emit_turn_record
+from agent_memory.telemetry import (
+    TurnRecord,
+    debug_capture_enabled,
+    emit_memory_unavailable,
+    emit_turn_record,
+)
 
 MEMORY_TOOL = ToolSpec(
     name=MEMORY_UPDATE_TOOL_NAME,
@@ -118,7 +123,12 @@ class ChatService:
         started = self._clock_ms()
         repositories = self._repositories_for(turn)
         if repositories is None:
-            return self._run_without_memory(turn, deadline_ms=deadline_ms, cancel_flag=cancel_flag)
+            try:
+                return self._run_without_memory(
+                    turn, deadline_ms=deadline_ms, cancel_flag=cancel_flag
+                )
+            finally:
+                self._record(None, MemoryOutcome.disabled(), started)
         memory_repository, ledger_repository = repositories
         assert turn.user_id is not None  # _repositories_for() checked it
         ledger = TurnLedger.begin(
@@ -231,8 +241,15 @@ class ChatService:
             ) from error
         return result.reply
 
-    def _record(self, ledger: TurnLedger, outcome: MemoryOutcome, started_ms: int) -> None:
-        targets = Counter(operation.target for operation in ledger.staged_operations)
+    def _record(self, ledger: TurnLedger | None, outcome: MemoryOutcome, started_ms: int) -> None:
+        """The turn's operational record (counts and codes; content only in the debug flag's
+        approved field), and ``MemoryUnavailable`` when the turn could not use its memory."""
+        staged = ledger.staged_operations if ledger is not None else ()
+        targets = Counter(operation.target for operation in staged)
+        debug = [
+            {"target": op.target, "action": op.action, "match": op.match, "content": op.content}
+            for op in (staged if debug_capture_enabled() else ())
+        ]
         emit_turn_record(
             TurnRecord(
                 operation_count=outcome.operations,
@@ -242,17 +259,14 @@ class ChatService:
                 duration_ms=max(self._clock_ms() - started_ms, 0),
                 retry_count=outcome.retries + outcome.replays,
                 outcome=outcome.status,
-                debug_staged_operations=[
-                    {
-                        "target": op.target,
-                        "action": op.action,
-                        "match": op.match,
-                        "content": op.content,
-                    }
-                    for op in ledger.staged_operations
-                ],
+                debug_staged_operations=debug,
             )
         )
+        if outcome.status == "unavailable":
+            emit_memory_unavailable(outcome.reason)
+        elif ledger is not None and ledger.memory_status == "unavailable":
+            # A failed turn ends "unchanged", but its memory was unavailable all the same.
+            emit_memory_unavailable(ledger.unavailable_reason)
 
 
 def _tool_result(call: ToolCall, result: dict[str, object]) -> ToolResult:

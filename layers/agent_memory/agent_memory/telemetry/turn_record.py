@@ -1,8 +1,9 @@
 """One operational record per turn: a log line and metrics with exactly the seed's fields.
 
 The record holds counts, sizes, durations and an outcome: nothing a user wrote, nothing the
-model said, no tool argument. The debug capture flag adds content to ``APPROVED_DEBUG_FIELDS``
-and nowhere else.
+model said, no tool argument. The debug capture flag (``DEBUG_CONTENT_CAPTURE``, off by
+default) adds content to ``APPROVED_DEBUG_FIELDS`` of this log line and nowhere else: it does
+not touch event logging, the Tracer's capture or any framework log.
 """
 
 from __future__ import annotations
@@ -12,12 +13,29 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from aws_lambda_powertools.metrics import MetricUnit, single_metric
+from aws_lambda_powertools.metrics import MetricUnit
 
-from agent_memory.telemetry.powertools import NAMESPACE, SERVICE, logger, metrics
+from agent_memory.telemetry.counters import (
+    COMMIT_RETRIES,
+    TURN_DURATION,
+    count_memory_unavailable,
+    count_outcome,
+    dimension_code,
+)
+from agent_memory.telemetry.powertools import logger, metrics
 
 TOOL_NAME = "memory_update"
 APPROVED_DEBUG_FIELDS = ("debug_staged_operations",)
+RECORD_FIELDS = (
+    "tool",
+    "operation_count",
+    "targets",
+    "user_characters",
+    "memory_characters",
+    "duration_ms",
+    "retry_count",
+    "outcome",
+)
 
 
 def debug_capture_enabled() -> bool:
@@ -53,18 +71,14 @@ def emit_turn_record(record: TurnRecord) -> None:
     metrics.add_metric(
         name="MemoryCharacters", unit=MetricUnit.Count, value=record.memory_characters
     )
-    metrics.add_metric(name="TurnDuration", unit=MetricUnit.Milliseconds, value=record.duration_ms)
-    metrics.add_metric(name="CommitRetries", unit=MetricUnit.Count, value=record.retry_count)
+    metrics.add_metric(name=TURN_DURATION, unit=MetricUnit.Milliseconds, value=record.duration_ms)
+    metrics.add_metric(name=COMMIT_RETRIES, unit=MetricUnit.Count, value=record.retry_count)
     count_outcome(record.outcome)
 
 
-def count_outcome(outcome: str, *, metric: str = "Turns") -> None:
-    """A count with the outcome as its only dimension besides the service (alarms use it)."""
-    with single_metric(
-        name=metric,
-        unit=MetricUnit.Count,
-        value=1,
-        namespace=NAMESPACE,
-        default_dimensions={"service": SERVICE},
-    ) as one:
-        one.add_dimension(name="outcome", value=outcome)
+def emit_memory_unavailable(reason: str | None) -> None:
+    """A turn ran without memory it should have had (a failed read, an unknown schema
+    version, a ledger that could not be opened): one log line and one count, code only."""
+    code = dimension_code(reason)
+    logger.warning("memory unavailable", extra={"reason": code})
+    count_memory_unavailable(code)
