@@ -91,6 +91,7 @@ class MemoryService:
         result = ledger.call_tool({"operations": list(operations)})
         if not result.get("success"):
             ledger.discard()
+            count_outcome("rejected", metric="Edits")
             error = result.get("error") or {}
             raise MemoryEditRejectedError(
                 422,
