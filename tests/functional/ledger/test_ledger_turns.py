@@ -12,6 +12,7 @@ import pytest
 from agent_memory.domain import LIMITS, render_document
 from agent_memory.ledger import CancelFlag, MemoryScopeError, TurnCancelledError, memory_scope
 from agent_memory.repository import (
+    CURRENT_SCHEMA_VERSION,
     LedgerRepository,
     MemoryRepository,
     RequestCounter,
@@ -131,7 +132,7 @@ def test_documents_keep_created_at_and_get_fresh_revisions(
     assert after.updated_at is not None
     assert before.updated_at is not None
     assert after.updated_at >= before.updated_at
-    assert after.schema_version == 1
+    assert after.schema_version == CURRENT_SCHEMA_VERSION
 
 
 def test_removing_the_last_entry_deletes_the_item(
@@ -268,7 +269,7 @@ def test_unknown_schema_version_is_never_overwritten(
         "memory_type": {"S": "user"},
         "content": {"S": "v2-format:{...}"},
         "revision": {"S": "r-future"},
-        "schema_version": {"N": "2"},
+        "schema_version": {"N": str(CURRENT_SCHEMA_VERSION + 1)},
         "created_at": {"N": "1"},
         "updated_at": {"N": "1"},
     }

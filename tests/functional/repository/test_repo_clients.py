@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from agent_memory.repository import (
+    CURRENT_SCHEMA_VERSION,
     ConfigurationError,
     LedgerRepository,
     MemoryRepository,
@@ -124,12 +125,12 @@ def test_request_counter_counts_by_operation_across_threads(
 
 def test_migrations_registry() -> None:
     # The current version needs no migration.
-    assert migrate("a\n§\nb", 1) == "a\n§\nb"
+    assert migrate("a\n§\nb", CURRENT_SCHEMA_VERSION) == "a\n§\nb"
     # A chain of registered steps runs in order.
     steps = {1: lambda c: c + "+2", 2: lambda c: c + "+3"}
     assert migrate("v1", 1, current=3, migrations=steps) == "v1+2+3"
     # A newer version, or a gap in the chain, is refused.
     with pytest.raises(MigrationError):
-        migrate("x", 2)
+        migrate("x", CURRENT_SCHEMA_VERSION + 1)
     with pytest.raises(MigrationError):
         migrate("x", 1, current=3, migrations={1: str.upper})

@@ -73,7 +73,7 @@ def test_writes_render_documents_with_metadata(
     # THEN each item holds exactly the rendered document and its metadata
     items = {i["memory_type"]["S"]: i for i in scan_table(table_names.memory)}
     assert items["memory"]["content"]["S"] == render_document(["Fact one.", "Fact two."])
-    assert items["memory"]["schema_version"] == {"N": "1"}
+    assert items["memory"]["schema_version"] == {"N": str(migrations.CURRENT_SCHEMA_VERSION)}
     assert items["memory"]["created_at"] == items["memory"]["updated_at"] == {"N": str(NOW)}
     assert items["user"]["revision"]["S"] != items["memory"]["revision"]["S"]
     again = memory_repository.load(USER)
@@ -167,7 +167,7 @@ def test_aba_deleted_and_recreated_document_is_not_overwritten(
 
 @pytest.mark.parametrize(
     "version",
-    [{"N": "2"}, {"N": "0"}, None],
+    [{"N": str(migrations.CURRENT_SCHEMA_VERSION + 1)}, {"N": "0"}, None],
     ids=["newer", "zero", "missing"],
 )
 def test_unknown_schema_version_makes_memory_unavailable(
@@ -289,7 +289,7 @@ def test_export(
     assert exported["user_id"] == USER
     assert memory["entries"] == ["A.", "B."]
     assert memory["chars"] == len(render_document(["A.", "B."]))
-    assert memory["schema_version"] == 1
+    assert memory["schema_version"] == migrations.CURRENT_SCHEMA_VERSION
     assert memory["exists"] is True
     assert exported["documents"]["user"] == {
         "exists": False,

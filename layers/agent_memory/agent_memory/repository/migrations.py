@@ -3,7 +3,21 @@
 ``MIGRATIONS[v]`` turns the ``content`` of a version-``v`` document into the content of
 version ``v + 1``. A document older than ``CURRENT_SCHEMA_VERSION`` is migrated in memory when
 it is loaded; it is written back (at the current version) only inside a normal commit that
-changes it. A document newer than this code is never migrated and never overwritten.
+changes it, so a read-only turn never writes it. A document newer than this code is never
+migrated and never overwritten: memory is unavailable for that turn.
+
+Versions:
+
+1. ``content`` is the entries joined by ``DELIMITER``, as written.
+2. ``content`` is *canonical*: every entry in the domain's normal form (LF line endings, no
+   outer whitespace), no empty entry, no exact duplicate, and entries separated by exactly
+   ``DELIMITER``, i.e. split on every line the domain treats as a delimiter (a line holding
+   only ``§``). The domain's rules assume this: they count and compare normalised text, find
+   whole entries by equality, and treat an exact duplicate as already present. Documents
+   written through ``apply_operations`` are already canonical, so for them v1 -> v2 changes
+   nothing; a v1 document from elsewhere (a Hermes-style ``MEMORY.md`` import with CRLF line
+   endings, a hand edit in the console) is repaired on its next commit instead of being
+   counted and matched wrongly forever.
 """
 
 from __future__ import annotations
@@ -11,12 +25,33 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
+from agent_memory.domain import normalize_text, render_document
+
 Migration = Callable[[str], str]
 
-CURRENT_SCHEMA_VERSION = 1
+CURRENT_SCHEMA_VERSION = 2
 
-# version -> migration to version + 1 (none yet: version 1 is the first).
-MIGRATIONS: Mapping[int, Migration] = MappingProxyType({})
+_DELIMITER_LINE = "§"
+
+
+def canonicalise_v1(content: str) -> str:
+    """v1 -> v2: the canonical rendering of a document's entries (idempotent)."""
+    lines = content.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    entries: list[str] = []
+    current: list[str] = []
+    for line in [*lines, _DELIMITER_LINE]:
+        if line.strip() != _DELIMITER_LINE:
+            current.append(line)
+            continue
+        entry = normalize_text("\n".join(current))
+        current = []
+        if entry and entry not in entries:
+            entries.append(entry)
+    return render_document(entries)
+
+
+# version -> migration to version + 1.
+MIGRATIONS: Mapping[int, Migration] = MappingProxyType({1: canonicalise_v1})
 
 
 class MigrationError(Exception):
