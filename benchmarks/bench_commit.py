@@ -25,6 +25,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from moto.server import ThreadedMotoServer
+
 from agent_memory.ledger import CancelFlag, MemoryOutcome, TurnLedger
 from agent_memory.repository import (
     LedgerRepository,
@@ -34,7 +36,6 @@ from agent_memory.repository import (
     new_client,
 )
 from agent_memory.repository.tables import create_tables_from_template
-from moto.server import ThreadedMotoServer
 
 CREDENTIALS = {"aws_access_key_id": "bench", "aws_secret_access_key": "bench"}
 REGION = "us-east-1"

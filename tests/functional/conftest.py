@@ -32,6 +32,9 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import pytest
+from moto import mock_aws
+from moto.server import ThreadedMotoServer
+
 from agent_memory.repository import (
     ENV_ENDPOINT_URL,
     ENV_MEMORY_TABLE,
@@ -44,8 +47,6 @@ from agent_memory.repository import (
     reset_clients,
 )
 from agent_memory.repository.tables import create_tables_from_template, delete_tables
-from moto import mock_aws
-from moto.server import ThreadedMotoServer
 
 REGION = "us-east-1"
 DUMMY_CREDENTIALS = {"aws_access_key_id": "testing", "aws_secret_access_key": "testing"}

@@ -10,9 +10,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from agent_memory.auth import AuthSettings, DevIssuer, JWKSServer, serve_jwks
 from authorizer_support import AUTHORIZER_APP, Authorizer
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
+
+from agent_memory.auth import AuthSettings, DevIssuer, JWKSServer, serve_jwks
 
 
 @pytest.fixture(scope="session")

@@ -9,6 +9,9 @@ from collections.abc import Callable, Iterator
 
 import jwt
 import pytest
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
+from jwt.algorithms import ECAlgorithm, RSAAlgorithm
+
 from agent_memory.auth import (
     AuthSettings,
     DevIssuer,
@@ -16,8 +19,6 @@ from agent_memory.auth import (
     JWKSServer,
     TokenVerifier,
 )
-from cryptography.hazmat.primitives.asymmetric import ec, rsa
-from jwt.algorithms import ECAlgorithm, RSAAlgorithm
 
 
 def _reason(verifier: TokenVerifier, token: str) -> str:

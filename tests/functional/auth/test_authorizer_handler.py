@@ -13,11 +13,12 @@ from typing import Any
 
 import jwt
 import pytest
-from agent_memory.auth import DevIssuer, JWKSServer
 from authorizer_support import PLACEHOLDER, Authorizer, FakeLambdaContext
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from jwt.utils import base64url_encode
+
+from agent_memory.auth import DevIssuer, JWKSServer
 
 DENY = {"isAuthorized": False}
 

@@ -9,9 +9,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from botocore.exceptions import ClientError, ReadTimeoutError
+
 from agent_memory.ledger import CancelFlag, RetryPolicy, TurnLedger
 from agent_memory.repository import LedgerRepository, MemoryRepository
-from botocore.exceptions import ClientError, ReadTimeoutError
 
 
 def now_ms() -> int:

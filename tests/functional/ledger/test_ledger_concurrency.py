@@ -16,6 +16,8 @@ from itertools import permutations
 from typing import Any
 
 import pytest
+from ledger_support import Turns, add, remove, replace, seed_memory
+
 from agent_memory.domain import (
     ErrorCode,
     MemoryValidationError,
@@ -26,7 +28,6 @@ from agent_memory.domain import (
 )
 from agent_memory.ledger import DEFAULT_RETRY_POLICY, MemoryOutcome
 from agent_memory.repository import LedgerRepository, MemoryRepository
-from ledger_support import Turns, add, remove, replace, seed_memory
 
 K_WRITERS = 12
 VALIDATION_CODES = {str(code) for code in ErrorCode}

@@ -7,12 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from agent_memory.domain import render_document
-from agent_memory.repository import (
-    LedgerRepository,
-    MemoryRepository,
-    new_client,
-)
 from botocore.exceptions import EndpointConnectionError, ReadTimeoutError
 from botocore.stub import Stubber
 from ledger_support import (
@@ -28,6 +22,13 @@ from ledger_support import (
     seed_memory,
     throttled,
     timeout_after_applied,
+)
+
+from agent_memory.domain import render_document
+from agent_memory.repository import (
+    LedgerRepository,
+    MemoryRepository,
+    new_client,
 )
 
 USER = "user-faults"

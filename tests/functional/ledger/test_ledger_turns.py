@@ -9,15 +9,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from agent_memory.domain import LIMITS, render_document
-from agent_memory.ledger import CancelFlag, MemoryScopeError, TurnCancelledError, memory_scope
-from agent_memory.repository import (
-    CURRENT_SCHEMA_VERSION,
-    LedgerRepository,
-    MemoryRepository,
-    RequestCounter,
-    new_client,
-)
 from botocore.stub import Stubber
 from ledger_support import (
     FaultyClient,
@@ -29,6 +20,16 @@ from ledger_support import (
     remove,
     replace,
     seed_memory,
+)
+
+from agent_memory.domain import LIMITS, render_document
+from agent_memory.ledger import CancelFlag, MemoryScopeError, TurnCancelledError, memory_scope
+from agent_memory.repository import (
+    CURRENT_SCHEMA_VERSION,
+    LedgerRepository,
+    MemoryRepository,
+    RequestCounter,
+    new_client,
 )
 
 USER = "user-7f3a"

@@ -9,6 +9,9 @@ from unittest import mock
 
 import boto3
 import pytest
+from botocore.exceptions import ReadTimeoutError
+from botocore.stub import Stubber
+
 from agent_memory.agent import run_agent
 from agent_memory.models import (
     AssistantMessage,
@@ -22,8 +25,6 @@ from agent_memory.models import (
     ToolSpec,
     UserMessage,
 )
-from botocore.exceptions import ReadTimeoutError
-from botocore.stub import Stubber
 
 MODEL_ID = "anthropic.claude-3-5-haiku-20241022-v1:0"
 SYSTEM = "You are helpful.\n<persistent_memory_data>\n</persistent_memory_data>"

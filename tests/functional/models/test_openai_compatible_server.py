@@ -12,6 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+
 from agent_memory.agent import run_agent
 from agent_memory.models import (
     RAW_ARGUMENTS_KEY,

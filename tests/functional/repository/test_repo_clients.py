@@ -6,6 +6,14 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from botocore.exceptions import (
+    ClientError,
+    ConnectTimeoutError,
+    EndpointConnectionError,
+    ParamValidationError,
+    ReadTimeoutError,
+)
+
 from agent_memory.repository import (
     CURRENT_SCHEMA_VERSION,
     ConfigurationError,
@@ -22,13 +30,6 @@ from agent_memory.repository import (
     get_transaction_client,
     migrate,
     translate_error,
-)
-from botocore.exceptions import (
-    ClientError,
-    ConnectTimeoutError,
-    EndpointConnectionError,
-    ParamValidationError,
-    ReadTimeoutError,
 )
 
 

@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 import pytest
+
 from agent_memory.repository import (
     LEDGER_TTL_S,
     OPEN_SHARDS,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from agent_memory.domain import Snapshot, render_document
 from agent_memory.repository import (
     CorruptDocumentError,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+
 from agent_memory.agent import AgentLoopLimitError, AgentResult, run_agent
 from agent_memory.models import (
     AssistantMessage,

@@ -6,9 +6,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from agent_memory.auth import AuthSettings, TokenVerifier
 from auth_support import AUDIENCE, ISSUER, KeyPair, StaticKeys, Tokens
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
+
+from agent_memory.auth import AuthSettings, TokenVerifier
 
 
 @pytest.fixture(scope="session")

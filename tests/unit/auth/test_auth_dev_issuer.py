@@ -7,6 +7,10 @@ from pathlib import Path
 
 import jwt
 import pytest
+from auth_support import StaticKeys
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
 from agent_memory.auth import (
     DEFAULT_DEV_AUDIENCE,
     DEFAULT_DEV_ISSUER,
@@ -18,9 +22,6 @@ from agent_memory.auth import (
     jwk_thumbprint,
 )
 from agent_memory.auth.dev_issuer import PRIVATE_KEY_FILE
-from auth_support import StaticKeys
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
 
 # RFC 7638, section 3.1: the example key and its SHA-256 thumbprint.
 RFC7638_JWK = {

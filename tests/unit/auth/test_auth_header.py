@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from agent_memory.auth import (
     MAX_TOKEN_LENGTH,
     MalformedTokenError,

@@ -9,6 +9,10 @@ from collections.abc import Callable
 
 import jwt
 import pytest
+from auth_support import KeyPair, StaticKeys, Tokens
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+
 from agent_memory.auth import (
     MAX_SUBJECT_LENGTH,
     AuthSettings,
@@ -16,9 +20,6 @@ from agent_memory.auth import (
     TokenVerifier,
     VerifiedIdentity,
 )
-from auth_support import KeyPair, StaticKeys, Tokens
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
 
 
 def _reason(verifier: TokenVerifier, token: str) -> str:

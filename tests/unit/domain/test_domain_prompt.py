@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+
 from agent_memory.domain import (
     POLICY_VERSION,
     WITHHELD_PLACEHOLDER,

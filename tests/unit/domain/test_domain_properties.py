@@ -6,6 +6,9 @@ import copy
 import unicodedata
 
 import pytest
+from hypothesis import assume, event, given, settings
+from hypothesis import strategies as st
+
 from agent_memory.domain import (
     ACTIONS,
     DELIMITER,
@@ -22,8 +25,6 @@ from agent_memory.domain import (
     render_document,
     validate_entry,
 )
-from hypothesis import assume, event, given, settings
-from hypothesis import strategies as st
 
 # A tiny alphabet makes substring collisions, duplicates and delimiters likely; arbitrary
 # text and long runs cover the rest of the input space and capacity pressure.

@@ -5,8 +5,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import agent_memory.domain
 import pytest
+
+import agent_memory.domain
 
 DOMAIN = Path(agent_memory.domain.__file__).parent
 MODULES = sorted(DOMAIN.rglob("*.py"))

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from agent_memory.domain import (
     WITHHELD_PLACEHOLDER,
     MemoryValidationError,
@@ -10,8 +13,6 @@ from agent_memory.domain import (
     apply_operations,
     scan_entry,
 )
-from hypothesis import given
-from hypothesis import strategies as st
 
 THREATS: dict[ThreatCategory, list[str]] = {
     ThreatCategory.PROMPT_INJECTION: [

@@ -4,6 +4,9 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
 from agent_memory.domain import (
     MAX_FAILED_TOOL_CALLS,
     MEMORY_UPDATE_TOOL_NAME,
@@ -20,8 +23,6 @@ from agent_memory.domain import (
     success_result,
     unavailable_result,
 )
-from hypothesis import event, given, settings
-from hypothesis import strategies as st
 
 # The seed's "parameters", verbatim. The top level also forbids extra properties, as the
 # pydantic model does: the tool accepts no argument besides "operations" (no user_id).

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+
 from agent_memory.domain import Operation, Snapshot, apply_operations
 from agent_memory.ledger import (
     CancelFlag,

@@ -7,6 +7,9 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from agent_memory.domain import Operation, Snapshot
 from agent_memory.ledger import (
     Action,
@@ -21,8 +24,6 @@ from agent_memory.ledger import (
     operation_counts,
     require_memory_request,
 )
-from hypothesis import given
-from hypothesis import strategies as st
 
 CODES = [
     "None",

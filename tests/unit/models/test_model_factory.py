@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import boto3
 import pytest
+
 from agent_memory.models import (
     BedrockConverseModel,
     ModelConfigurationError,

@@ -6,6 +6,9 @@ import re
 from collections.abc import Callable, Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from agent_memory.models import (
     RAW_ARGUMENTS_KEY,
     AssistantMessage,
@@ -19,8 +22,6 @@ from agent_memory.models import (
     ToolSpec,
     UserMessage,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 # Our own copy of the seed's tool contract: these tests must not depend on agent_memory.domain.
 MEMORY_TOOL = ToolSpec(
