@@ -1,0 +1,262 @@
+"""The naive baseline beside ours: the same concurrent load, two ways of writing memory.
+
+- naive (the seed's anti-pattern): the tool writes at once, per call: read the document,
+  apply the operation, PutItem it back, unconditionally; no ledger, no condition;
+- ours: the turn's ledger stages the call and commits after the answer, in one conditional
+  TransactWriteItems, replaying on conflict (the code the chat handler runs: TurnLedger).
+
+Each turn adds one unique fact; some turns fail after their tool call (the model errors
+out before the answer). Afterwards every user's documents are read back and two things
+are counted: acknowledged writes that are missing (lost updates: a concurrent
+read-modify-write overwrote them) and facts of failed turns that stayed (partial commits).
+
+Against moto over HTTP, serving one request at a time as DynamoDB serialises per item
+(moto itself is not atomic under concurrency, see tests/functional/conftest.py), so every
+loss counted here is the writer's, not the database's. Figures only, no assertions.
+
+    python benchmarks/bench_naive_baseline.py [--turns 25] [--concurrency 8] [--fail-rate 0.1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import random
+import statistics
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from agent_memory.domain import Operation, apply_operations, render_document
+from agent_memory.ledger import CancelFlag, TurnLedger
+from agent_memory.local.dynamodb import CREDENTIALS, REGION, LocalDynamoDB
+from agent_memory.repository import (
+    CURRENT_SCHEMA_VERSION,
+    LedgerRepository,
+    MemoryRepository,
+    TableNames,
+    new_client,
+    new_revision,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+TURN_DEADLINE_MS = 20_000
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+@dataclass(frozen=True)
+class Turn:
+    user: str
+    fact: str
+    fails: bool
+
+
+@dataclass
+class Tally:
+    acknowledged: set[str] = field(default_factory=set)
+    failed: set[str] = field(default_factory=set)
+    latencies_ms: list[float] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, turn: Turn, acknowledged: bool, latency_ms: float) -> None:
+        with self.lock:
+            (self.acknowledged if acknowledged else self.failed).add(turn.fact)
+            self.latencies_ms.append(latency_ms)
+
+
+@dataclass(frozen=True)
+class Load:
+    users: int
+    turns: int
+    concurrency: int
+    fail_rate: float
+    think_before_s: float
+    think_after_s: float
+    seed: int
+
+    def plan(self, prefix: str) -> list[Turn]:
+        """Each user's turns in bursts, so that several of one user are in flight."""
+        rng = random.Random(self.seed)
+        burst = max(2, -(-self.concurrency // self.users))
+        queues = [
+            [
+                Turn(f"{prefix}-u{u}", f"Fact {prefix}-{u}-{t}.", rng.random() < self.fail_rate)
+                for t in range(self.turns)
+            ]
+            for u in range(self.users)
+        ]
+        order: list[Turn] = []
+        while any(queues):
+            for queue in queues:
+                order.extend(queue[:burst])
+                del queue[:burst]
+        return order
+
+
+class Writers:
+    def __init__(self, endpoint: str, names: TableNames) -> None:
+        client = new_client(region=REGION, endpoint_url=endpoint, credentials=CREDENTIALS)
+        transactions = new_client(
+            region=REGION, endpoint_url=endpoint, credentials=CREDENTIALS, transactions=True
+        )
+        self.client = client
+        self.names = names
+        self.memory = MemoryRepository(client, names.memory, transaction_client=transactions)
+        self.ledger = LedgerRepository(client, names.turn_ledger)
+
+    def naive(self, turn: Turn, load: Load) -> bool:
+        """The tool writes at once: read, apply, PutItem without a condition."""
+        time.sleep(load.think_before_s)
+        snapshot = self.memory.load(turn.user).snapshot
+        updated = apply_operations(snapshot, [Operation("memory", "add", content=turn.fact)])
+        self.client.put_item(
+            TableName=self.names.memory,
+            Item={
+                "user_id": {"S": turn.user},
+                "memory_type": {"S": "memory"},
+                "content": {"S": render_document(updated.entries("memory"))},
+                "revision": {"S": new_revision()},
+                "schema_version": {"N": str(CURRENT_SCHEMA_VERSION)},
+                "created_at": {"N": str(now_ms())},
+                "updated_at": {"N": str(now_ms())},
+            },
+        )
+        time.sleep(load.think_after_s)
+        return not turn.fails  # a failed turn's write has already happened
+
+    def ours(self, turn: Turn, load: Load) -> bool:
+        """Stage in the turn's ledger, commit after the answer (what the chat turn does)."""
+        ledger = TurnLedger.begin(
+            turn.user,
+            str(uuid.uuid4()),
+            now_ms() + TURN_DEADLINE_MS,
+            memory_repo=self.memory,
+            ledger_repo=self.ledger,
+            clock_ms=now_ms,
+            cancel_flag=CancelFlag(),
+        )
+        time.sleep(load.think_before_s)
+        ledger.call_tool(
+            {"operations": [{"target": "memory", "action": "add", "content": turn.fact}]}
+        )
+        time.sleep(load.think_after_s)
+        if turn.fails:
+            ledger.discard()
+            return False
+        return ledger.commit().status == "committed"
+
+    def stored_facts(self, user: str) -> list[str]:
+        return list(self.memory.load(user).snapshot.entries("memory"))
+
+
+@dataclass(frozen=True)
+class Result:
+    scenario: str
+    writer: str
+    turns: int
+    acknowledged: int
+    lost: int
+    kept_from_failed: int
+    seconds: float
+    p50_ms: float
+
+
+def run(
+    writers: Writers, scenario: str, name: str, load: Load, write: Callable[[Turn, Load], bool]
+) -> Result:
+    prefix = f"{name}-{uuid.uuid4().hex[:6]}"  # short: 50 facts must fit in one store
+    turns = load.plan(prefix)
+    tally = Tally()
+
+    def one(turn: Turn) -> None:
+        started = time.perf_counter()
+        acknowledged = write(turn, load)
+        tally.add(turn, acknowledged, (time.perf_counter() - started) * 1000)
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=load.concurrency) as pool:
+        list(pool.map(one, turns))
+    seconds = time.perf_counter() - started
+    stored: set[str] = set()
+    for user in {turn.user for turn in turns}:
+        stored.update(writers.stored_facts(user))
+    return Result(
+        scenario=scenario,
+        writer=name,
+        turns=len(turns),
+        acknowledged=len(tally.acknowledged),
+        lost=len(tally.acknowledged - stored),
+        kept_from_failed=len(tally.failed & stored),
+        seconds=seconds,
+        p50_ms=statistics.median(tally.latencies_ms),
+    )
+
+
+def print_results(results: list[Result]) -> None:
+    header = (
+        f"{'scenario':<28} {'writer':<6} {'turns':>5} {'acked':>5} {'lost':>5}"
+        f" {'lost %':>6} {'failed kept':>11} {'turns/s':>7} {'p50 ms':>6}"
+    )
+    print(header)
+    print("-" * len(header))
+    for r in results:
+        share = 100 * r.lost / r.acknowledged if r.acknowledged else 0.0
+        print(
+            f"{r.scenario:<28} {r.writer:<6} {r.turns:>5} {r.acknowledged:>5} {r.lost:>5}"
+            f" {share:>5.0f}% {r.kept_from_failed:>11} {r.turns / r.seconds:>7.1f}"
+            f" {r.p50_ms:>6.0f}"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=25, help="turns per user (default 25)")
+    parser.add_argument("--concurrency", type=int, default=8, help="turns in flight (default 8)")
+    parser.add_argument("--fail-rate", type=float, default=0.1, help="turns that fail (0.1)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    logging.getLogger("agent_memory").setLevel(logging.ERROR)
+    names = TableNames(memory="bench-naive-memory", turn_ledger="bench-naive-ledger")
+    server = LocalDynamoDB(ROOT / "template.yaml", names).start()
+    try:
+        writers = Writers(server.endpoint_url, names)
+        scenarios: list[tuple[str, Load]] = []
+        for users in (4, 1):
+            load = Load(
+                users=users,
+                turns=args.turns if users > 1 else args.turns * 2,
+                concurrency=args.concurrency,
+                fail_rate=args.fail_rate,
+                think_before_s=0.005,
+                think_after_s=0.02,
+                seed=args.seed,
+            )
+            per_user = max(2, -(-args.concurrency // users))
+            scenarios.append((f"{users} users, {per_user}/user in flight", load))
+        results = []
+        for scenario, load in scenarios:
+            for name, write in (("naive", writers.naive), ("ours", writers.ours)):
+                results.append(run(writers, scenario, name, load, write))
+    finally:
+        server.close()
+    print(
+        f"\nthe same load, two writers: {args.concurrency} turns in flight, one new fact per"
+        f" turn, {args.fail_rate:.0%} of turns fail after their tool call\n"
+    )
+    print_results(results)
+    print(
+        "\nlost: acknowledged facts missing at the end (a concurrent unconditional write"
+        " overwrote them); failed kept: facts of failed turns that stayed (partial commits)."
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
