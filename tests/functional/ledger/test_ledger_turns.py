@@ -528,3 +528,32 @@ def test_ledger_items_never_hold_memory_content(
     }  # fmt: skip
     for item in scan_table(table_names.turn_ledger):
         assert set(item) <= allowed
+
+
+class _ResentOpen(LedgerRepository):
+    """The SDK resends the ledger put after its first answer was lost: the first put is
+    applied, the resend fails its condition and surfaces as TurnExistsError."""
+
+    def open_turn(self, *args: Any, **kwargs: Any) -> None:
+        super().open_turn(*args, **kwargs)
+        super().open_turn(*args, **kwargs)
+
+
+def test_a_resent_ledger_open_is_recognised_as_the_turns_own(
+    memory_repository: MemoryRepository,
+    dynamodb_client: Any,
+    table_names: Any,
+    scan_table: Any,
+) -> None:
+    # GIVEN a turn whose ledger put is applied but answered only on the SDK's resend
+    turns = Turns(memory_repository, _ResentOpen(dynamodb_client, table_names.turn_ledger))
+    ledger = turns.begin(USER, "turn-resent-open")
+
+    # WHEN it stages a fact and commits
+    result = ledger.call_tool(add("memory", "Saved once."))
+    outcome = ledger.commit()
+
+    # THEN it is not mistaken for a reused turn id: the fact is committed, once
+    assert result["success"] is True
+    assert outcome.status == "committed"
+    assert [i["content"]["S"] for i in scan_table(table_names.memory)] == ["Saved once."]

@@ -359,3 +359,24 @@ def test_no_time_left_sends_nothing() -> None:
     outcome = run(memory, ledger, clock, deadline_ms=START + 10)
     assert outcome.status == "expired"
     assert memory.sent == []
+
+
+class _LedgerUnreachable(ScriptedLedger):
+    def get(self, *args: Any) -> Any:
+        raise RepositoryError("RequestTimeout")
+
+    def discard(self, *args: Any) -> bool:
+        raise RepositoryError("RequestTimeout")
+
+
+def test_an_ambiguous_commit_that_cannot_be_settled_is_reported_as_unknown() -> None:
+    # GIVEN a first attempt whose answer was lost, then a network that stays down for the
+    # retries, the ledger read and the discard
+    memory = ScriptedMemory(Snapshot(), script=[TransportError("ReadTimeoutError")] * 4)
+
+    # WHEN the protocol gives up
+    outcome = run(memory, _LedgerUnreachable(), Clock())
+
+    # THEN it does not claim "not saved": the first attempt may have landed
+    assert outcome.status == "error"
+    assert outcome.reason == "outcome_unknown"

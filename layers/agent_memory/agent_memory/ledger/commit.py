@@ -69,7 +69,9 @@ class MemoryStore(Protocol):
 class LedgerStore(Protocol):
     """What the ledger needs of the ledger repository."""
 
-    def open_turn(self, user_id: str, turn_id: str, deadline_ms: int, now_ms: int) -> None: ...
+    def open_turn(
+        self, user_id: str, turn_id: str, deadline_ms: int, now_ms: int, *, opener: str = ""
+    ) -> None: ...
 
     def get(self, user_id: str, turn_id: str) -> LedgerRecord | None: ...
 
@@ -301,17 +303,22 @@ class _Commit:
         """End without committing. The ledger item is still open: discard it, which also
         fences any of our requests still in flight; if it is no longer open, one of them may
         have committed after all."""
+        fenced = True
         try:
             self.requests += 1
             discarded = self._ledger.discard(
                 self._request.user_id, self._request.turn_id, self._clock()
             )
         except RepositoryError:
-            discarded = True  # best effort: the cleanup path expires it later
+            discarded, fenced = False, False  # the cleanup path expires it later
         if not discarded and self._sent:
             settled = self._committed_by_us()
             if settled is not None:
                 return settled
+        if self._ambiguous and not fenced:
+            # A request of ours may have landed, and nothing could fence it or read the
+            # ledger: claiming "not saved" could be false. Say that nobody knows.
+            return self._outcome("error", None, reason="outcome_unknown")
         return self._outcome(status, None, reason=reason)
 
     # -- helpers -------------------------------------------------------------------------

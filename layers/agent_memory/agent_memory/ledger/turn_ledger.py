@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Literal
@@ -72,6 +73,8 @@ class TurnLedger:
             writes_enabled=writes_enabled and loaded is not None,
         )
         self._ledger_open = False
+        # Names this unit of work in its ledger item (see _why_turn_exists).
+        self._opener = uuid.uuid4().hex
         # Set when the turn can no longer commit (the ledger item could not be created).
         self._stopped: tuple[OutcomeStatus, str] | None = None
         self._outcome: MemoryOutcome | None = None
@@ -273,10 +276,17 @@ class TurnLedger:
             try:
                 self._requests += 1
                 self._ledger_repo.open_turn(
-                    self._user_id, self._turn_id, self._deadline_ms, self._clock()
+                    self._user_id,
+                    self._turn_id,
+                    self._deadline_ms,
+                    self._clock(),
+                    opener=self._opener,
                 )
             except TurnExistsError:
                 stop = self._why_turn_exists()
+                if stop is None:  # our own put, resent by the SDK after a lost answer
+                    self._ledger_open = True
+                    return True
             except RepositoryError as error:
                 logger.warning("ledger open failed", extra={"code": error.code})
                 stop = ("unavailable", "ledger_unavailable")
@@ -286,12 +296,15 @@ class TurnLedger:
         self._ledger_open = True
         return True
 
-    def _why_turn_exists(self) -> tuple[OutcomeStatus, str]:
+    def _why_turn_exists(self) -> tuple[OutcomeStatus, str] | None:
+        """Why the ledger item already exists; None when it is this turn's own open item."""
         try:
             self._requests += 1
             record = self._ledger_repo.get(self._user_id, self._turn_id)
         except RepositoryError:
             record = None
+        if record is not None and record.status == "open" and record.opened_by == self._opener:
+            return None
         if record is not None and record.status == "cancelled":
             return ("cancelled", "turn_cancelled")
         return ("conflict", "turn_id_reused")

@@ -68,6 +68,7 @@ class LedgerRecord:
     opened_at: int | None = None
     updated_at: int | None = None
     commit_token: str | None = None
+    opened_by: str | None = None
     operation_counts: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
 
@@ -105,8 +106,14 @@ class LedgerRepository:
     def table_name(self) -> str:
         return self._table
 
-    def open_turn(self, user_id: str, turn_id: str, deadline_ms: int, now_ms: int) -> None:
-        """Create the ``open`` ledger item; ``TurnExistsError`` when the turn id is taken."""
+    def open_turn(
+        self, user_id: str, turn_id: str, deadline_ms: int, now_ms: int, *, opener: str = ""
+    ) -> None:
+        """Create the ``open`` ledger item; ``TurnExistsError`` when the turn id is taken.
+
+        ``opener`` (a random value of the caller's) is stored so that, when the SDK resends a
+        put whose first answer was lost, the caller can recognise the item as its own.
+        """
         item: dict[str, AttributeValueTypeDef] = {
             **_key(user_id, turn_id),
             "status": {"S": "open"},
@@ -116,6 +123,8 @@ class LedgerRepository:
             "expires_at": {"N": str(expires_at(now_ms))},
             "open_shard": {"S": open_shard(user_id)},
         }
+        if opener:
+            item["opened_by"] = {"S": opener}
         try:
             self._client.put_item(
                 TableName=self._table,
@@ -339,5 +348,6 @@ def _record(item: Mapping[str, Any]) -> LedgerRecord:
         opened_at=number("opened_at"),
         updated_at=number("updated_at"),
         commit_token=item.get("commit_token", {}).get("S"),
+        opened_by=item.get("opened_by", {}).get("S"),
         operation_counts=counts,
     )
