@@ -523,8 +523,8 @@ def test_ledger_items_never_hold_memory_content(
         assert sentinel not in dump
     allowed = {
         "user_id", "turn_id", "status", "opened_at", "deadline_ms", "updated_at", "expires_at",
-        "open_shard", "opened_by", "commit_token", "committed_at", "operation_counts", "cancelled_at",
-        "discarded_at", "expired_at",
+        "open_shard", "opened_by", "commit_token", "committed_at", "operation_counts",
+        "cancelled_at", "discarded_at", "expired_at",
     }  # fmt: skip
     for item in scan_table(table_names.turn_ledger):
         assert set(item) <= allowed
