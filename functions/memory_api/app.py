@@ -35,7 +35,8 @@ def get_memory() -> MemoryDocumentsResponse:
 def patch_memory(body: PatchMemoryRequest) -> MemoryDocumentsResponse:
     user_id = authenticated_subject(app)
     operations = [operation.model_dump() for operation in body.operations]
-    return documents_response(memory_service().edit(user_id, operations))
+    remaining_ms = app.lambda_context.get_remaining_time_in_millis()
+    return documents_response(memory_service().edit(user_id, operations, remaining_ms=remaining_ms))
 
 
 @app.delete("/memory", status_code=204, summary="Forget everything: both documents are deleted")

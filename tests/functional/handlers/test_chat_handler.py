@@ -150,17 +150,6 @@ def test_a_read_failure_disables_writes(api: Api, monkeypatch: pytest.MonkeyPatc
     assert api.items("ledger") == []
 
 
-def test_the_fallback_model_runs_while_nothing_is_staged(
-    api: Api, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("FALLBACK_MODEL_ID", "rules-fallback")
-    from agent_memory.service import reset_services
-
-    reset_services()
-    reply = api.chat("simulate: fail")
-    assert reply.status == 200
-
-
 def test_the_fallback_model_never_runs_after_a_staged_write(
     api: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -315,3 +304,82 @@ def _wait_for_ledger(api: Api, turn_id: str) -> None:
             return
         time.sleep(0.01)
     raise AssertionError("the turn never opened its ledger")
+
+
+class _ToolSpy:
+    """Records, for every model call, the tools offered and the memory scope in force."""
+
+    name = "tool-spy"
+
+    def __init__(self) -> None:
+        self.inner = RulesModel()
+        self.calls: list[tuple[tuple[str, ...], Any]] = []
+
+    def complete(
+        self, *, system: str, messages: Sequence[Message], tools: Sequence[ToolSpec]
+    ) -> ModelResponse:
+        from agent_memory.ledger import current_memory_request
+
+        self.calls.append((tuple(tool.name for tool in tools), current_memory_request.get()))
+        return self.inner.complete(system=system, messages=messages, tools=tools)
+
+
+def test_the_memory_tool_is_offered_only_to_authenticated_turns_with_the_flag_on(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agent_memory.service import eval_service
+
+    # GIVEN spies on the authenticated and the evaluation chat
+    chat_spy, eval_spy = _ToolSpy(), _ToolSpy()
+    monkeypatch.setattr(chat_service(), "_model", chat_spy)
+    monkeypatch.setattr(eval_service(), "_model", eval_spy)
+
+    # WHEN a turn runs with the flag on, then off, and on the eval route
+    api.chat("hello", user="alice")
+    monkeypatch.setenv("MEMORY_ENABLED", "false")
+    api.chat("hello again", user="alice")
+    monkeypatch.setenv("MEMORY_ENABLED", "true")
+    api.call("POST", "/eval/chat", user=None, body={"message": "hello"})
+
+    # THEN only the first saw memory_update, inside alice's request scope
+    (on_tools, on_scope), (off_tools, off_scope) = chat_spy.calls
+    assert on_tools == ("memory_update",)
+    assert (on_scope.user_id, on_scope.writes_enabled) == ("alice", True)
+    assert (off_tools, off_scope) == ((), None)
+    assert eval_spy.calls == [((), None)]
+
+
+def test_the_fallback_answers_when_the_primary_fails_before_staging(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FALLBACK_MODEL_ID", "rules-fallback")
+    from agent_memory.service import reset_services
+
+    reset_services()
+    # WHEN the primary fails on a turn that staged nothing, then remembers on the fallback
+    reply = api.chat("simulate: fail\nremember: said to the fallback")
+
+    # THEN the fallback (which ignores simulate:) answered and its write committed
+    assert reply.status == 200
+    assert reply.memory["status"] == "committed"
+    assert api.memory()["memory"] == ["said to the fallback"]
+
+
+def test_a_turn_that_runs_out_of_time_is_a_json_504_and_commits_nothing(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # GIVEN a 1.6 s turn budget (1.5 s of it is the safety margin)
+    monkeypatch.setenv("TURN_DEADLINE_SECONDS", "1.6")
+    from agent_memory.service import reset_services
+
+    reset_services()
+
+    # WHEN the model stages a fact, then is too slow
+    reply = api.chat("remember: too late\nsimulate: sleep 0.3\nremember: also late")
+
+    # THEN the client gets the turn_timeout error and nothing is stored
+    assert reply.status == 504
+    assert reply.body["error"]["code"] == "turn_timeout"
+    assert api.memory()["memory"] == []
+    [ledger] = api.items("ledger")
+    assert ledger["status"]["S"] == "discarded"

@@ -176,3 +176,53 @@ def test_unknown_route_is_a_json_404(api: Api) -> None:
     reply = api.call("GET", "/nope")
     assert reply.status == 404
     assert reply.body["error"]["code"] == "not_found"
+
+
+def test_forget_cancels_turns_still_running(api: Api) -> None:
+    # GIVEN a slow turn that has staged a fact
+    import threading
+
+    turn_id = new_turn_id()
+    replies: list[object] = []
+    worker = threading.Thread(
+        target=lambda: replies.append(
+            api.chat("remember: staged before the forget\nsimulate: sleep 1.5", turn_id=turn_id)
+        )
+    )
+    worker.start()
+    for _ in range(200):
+        if any(item["turn_id"]["S"] == turn_id for item in api.items("ledger")):
+            break
+        threading.Event().wait(0.01)
+
+    # WHEN the user forgets everything while it runs
+    assert api.call("DELETE", "/memory").status == 204
+    worker.join()
+
+    # THEN the turn cannot bring its fact back afterwards
+    assert replies[0].memory["status"] == "cancelled"  # type: ignore[attr-defined]
+    assert api.memory() == {"user": [], "memory": []}
+
+
+def test_an_edit_the_ledger_cannot_open_is_a_503_not_a_rule_violation(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agent_memory.repository import LedgerRepository, RepositoryError
+
+    # GIVEN a ledger table that throttles
+    def throttled(self: LedgerRepository, *args: object, **kwargs: object) -> None:
+        raise RepositoryError("ProvisionedThroughputExceededException")
+
+    monkeypatch.setattr(LedgerRepository, "open_turn", throttled)
+
+    # WHEN the user edits memory
+    reply = api.call(
+        "PATCH",
+        "/memory",
+        body={"operations": [{"target": "memory", "action": "add", "content": "x"}]},
+    )
+
+    # THEN it is a retryable server-side condition, and nothing is stored
+    assert reply.status == 503
+    assert reply.body["error"]["code"] == "memory_unavailable"
+    assert api.items("memory") == []

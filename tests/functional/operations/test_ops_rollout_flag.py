@@ -118,9 +118,10 @@ def test_with_the_flag_off_delete_and_cancel_still_work_and_touch_nothing_else(
     turn_id = str(uuid.uuid4())
     cancelled = api.call("POST", f"/turns/{turn_id}/cancel")
 
-    # THEN the delete removed bob's documents and nothing else, in one request
+    # THEN the delete looked for bob's open turns (none) and removed his documents and
+    # nothing else, in one transaction
     assert forgotten.status == 204
-    assert deletes == {"TransactWriteItems": 1}
+    assert deletes == {"Query": 1, "TransactWriteItems": 1}
     after = snapshot_tables(dynamodb_client, dynamodb_env)
     assert after["memory"] == alice_items
     # AND the cancel only wrote a metadata tombstone in the ledger (no memory request)

@@ -72,6 +72,23 @@ def test_chat_has_only_what_the_turn_protocol_needs() -> None:
     }
 
 
+def test_the_memory_api_has_only_what_its_routes_need() -> None:
+    assert table_actions("MemoryApiFunction") == {
+        "MemoryTable": {
+            "dynamodb:Query",
+            "dynamodb:PutItem",
+            "dynamodb:DeleteItem",
+            "dynamodb:ConditionCheckItem",
+        },
+        "TurnLedgerTable": {
+            "dynamodb:Query",
+            "dynamodb:PutItem",
+            "dynamodb:GetItem",
+            "dynamodb:UpdateItem",
+        },
+    }
+
+
 def test_cleanup_touches_only_the_ledger() -> None:
     assert table_actions("CleanupFunction") == {
         "TurnLedgerTable": {"dynamodb:Query", "dynamodb:UpdateItem"}

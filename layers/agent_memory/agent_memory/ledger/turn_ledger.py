@@ -239,7 +239,9 @@ class TurnLedger:
         return outcome
 
     def discard(
-        self, status: Literal["error", "cancelled"] = "error", reason: str = "turn_failed"
+        self,
+        status: Literal["error", "cancelled", "expired"] = "error",
+        reason: str = "turn_failed",
     ) -> MemoryOutcome:
         """End a failed or abandoned turn: nothing is committed; an open ledger item becomes
         ``discarded`` (best effort: the cleanup path expires it otherwise)."""

@@ -182,6 +182,28 @@ class LedgerRepository:
             }
         }
 
+    def open_turn_ids(self, user_id: str) -> list[str]:
+        """The user's turns that are still ``open`` (one partition, strongly consistent)."""
+        turn_ids: list[str] = []
+        kwargs: dict[str, Any] = {
+            "TableName": self._table,
+            "KeyConditionExpression": "user_id = :user",
+            "FilterExpression": "#s = :open",
+            "ProjectionExpression": "turn_id",
+            "ExpressionAttributeNames": {"#s": "status"},
+            "ExpressionAttributeValues": {":user": {"S": user_id}, ":open": {"S": "open"}},
+            "ConsistentRead": True,
+        }
+        try:
+            while True:
+                page = self._client.query(**kwargs)
+                turn_ids.extend(item["turn_id"]["S"] for item in page.get("Items", []))
+                if "LastEvaluatedKey" not in page:
+                    return turn_ids
+                kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        except (ClientError, BotoCoreError) as error:
+            raise translate_error(error) from error
+
     def cancel(self, user_id: str, turn_id: str, now_ms: int) -> CancelResult:
         """Cancel a turn: ``open`` -> ``cancelled``; no item -> a ``cancelled`` tombstone
         (so a turn cancelled before it staged anything can never open); already cancelled,

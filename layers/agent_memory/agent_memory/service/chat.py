@@ -12,6 +12,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from agent_memory.agent import AgentLoopLimitError, run_agent
 from agent_memory.domain import (
@@ -131,15 +132,20 @@ class ChatService:
                 self._record(None, MemoryOutcome.disabled(), started)
         memory_repository, ledger_repository = repositories
         assert turn.user_id is not None  # _repositories_for() checked it
-        ledger = TurnLedger.begin(
-            turn.user_id,
-            turn.turn_id,
-            deadline_ms,
-            memory_repo=memory_repository,
-            ledger_repo=ledger_repository,
-            clock_ms=self._clock_ms,
-            cancel_flag=cancel_flag,
-        )
+        try:
+            ledger = TurnLedger.begin(
+                turn.user_id,
+                turn.turn_id,
+                deadline_ms,
+                memory_repo=memory_repository,
+                ledger_repo=ledger_repository,
+                clock_ms=self._clock_ms,
+                cancel_flag=cancel_flag,
+            )
+        except TurnCancelledError as error:
+            raise TurnFailedError(
+                "turn_cancelled", "The turn was cancelled; nothing was saved.", status=409
+            ) from error
         try:
             with memory_scope(turn.user_id, writes_enabled=ledger.writes_enabled):
                 reply = self._answer(
@@ -152,6 +158,12 @@ class ChatService:
                     deadline_ms=deadline_ms,
                     cancel_flag=cancel_flag,
                 )
+        except TurnFailedError as error:
+            # Cancelled and timed-out turns are not commit errors: the alarms tell them apart.
+            status = _DISCARDED_AS.get(error.code, "error")
+            outcome = ledger.discard(status, error.code)
+            self._record(ledger, outcome, started)
+            raise
         except BaseException:
             outcome = ledger.discard()
             self._record(ledger, outcome, started)
@@ -267,6 +279,13 @@ class ChatService:
         elif ledger is not None and ledger.memory_status == "unavailable":
             # A failed turn ends "unchanged", but its memory was unavailable all the same.
             emit_memory_unavailable(ledger.unavailable_reason)
+
+
+# How a failed turn's staged writes are reported, by the turn's failure code.
+_DISCARDED_AS: dict[str, Literal["error", "cancelled", "expired"]] = {
+    "turn_cancelled": "cancelled",
+    "turn_timeout": "expired",
+}
 
 
 def _tool_result(call: ToolCall, result: dict[str, object]) -> ToolResult:

@@ -7,13 +7,14 @@ concurrent chat turn can never overwrite each other.
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from agent_memory.domain import Snapshot
 from agent_memory.http import ApiError
-from agent_memory.ledger import CancelFlag, TurnLedger
+from agent_memory.ledger import CancelFlag, TurnLedger, memory_scope
 from agent_memory.repository import (
     AlreadyCommittedError,
     LedgerRepository,
@@ -74,13 +75,19 @@ class MemoryService:
         except RepositoryError:
             raise MEMORY_UNAVAILABLE from None
 
-    def edit(self, user_id: str, operations: Sequence[Mapping[str, Any]]) -> Snapshot:
+    def edit(
+        self,
+        user_id: str,
+        operations: Sequence[Mapping[str, Any]],
+        *,
+        remaining_ms: int | None = None,
+    ) -> Snapshot:
         self._require_enabled()
         now_ms = self._clock_ms()
         ledger = TurnLedger.begin(
             user_id,
             str(uuid.uuid4()),
-            self._settings.deadline_ms(now_ms=now_ms, remaining_ms=None),
+            self._settings.deadline_ms(now_ms=now_ms, remaining_ms=remaining_ms),
             memory_repo=self._memory,
             ledger_repo=self._ledger,
             clock_ms=self._clock_ms,
@@ -88,11 +95,16 @@ class MemoryService:
         )
         if ledger.memory_status != "available":
             raise MEMORY_UNAVAILABLE
-        result = ledger.call_tool({"operations": list(operations)})
+        with memory_scope(user_id, writes_enabled=True):
+            result = ledger.call_tool({"operations": list(operations)})
         if not result.get("success"):
             ledger.discard()
-            count_outcome("rejected", metric="Edits")
             error = result.get("error") or {}
+            if error.get("code") == "memory_unavailable":
+                # The ledger could not be opened (throttling, an outage): not the user's fault.
+                count_outcome("unavailable", metric="Edits")
+                raise MEMORY_UNAVAILABLE
+            count_outcome("rejected", metric="Edits")
             raise MemoryEditRejectedError(
                 422,
                 str(error.get("code", "invalid_operations")),
@@ -106,8 +118,15 @@ class MemoryService:
         return self.documents(user_id)
 
     def forget(self, user_id: str) -> None:
-        # Forgetting is always allowed, also with the feature off: it only removes data.
+        """Both documents gone. Turns still running are cancelled first, so none of them can
+        replay its batch onto the emptied documents and bring a fact back right after.
+        Forgetting is always allowed, also with the feature off: it only removes data."""
         try:
+            now_ms = self._clock_ms()
+            for turn_id in self._ledger.open_turn_ids(user_id):
+                # A turn that committed meanwhile is simply deleted with the rest.
+                with contextlib.suppress(AlreadyCommittedError):
+                    self._ledger.cancel(user_id, turn_id, now_ms)
             self._memory.delete_all(user_id)
         except RepositoryError:
             raise ApiError(
