@@ -7,7 +7,7 @@ from typing import Any
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from agent_memory.service import ledger_cleanup
+from agent_memory.service.composition import ledger_cleanup
 from agent_memory.telemetry import logger, metrics
 from agent_memory.telemetry.tracing import tracer
 

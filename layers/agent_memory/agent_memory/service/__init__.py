@@ -1,30 +1,60 @@
-"""The service layer: one chat turn, the user's own memory API, the cleanup, wired once."""
+"""The service layer: one chat turn, the user's own memory API, the cleanup, wired once.
+
+Names are imported on first use, so a handler pays only for what it touches: the cleanup
+function loads the ledger repository, not the agent loop and the model providers.
+"""
 
 from __future__ import annotations
 
-from agent_memory.service.chat import ChatResult, ChatService, ChatTurn
-from agent_memory.service.cleanup import LedgerCleanup
-from agent_memory.service.composition import (
-    chat_service,
-    eval_service,
-    ledger_cleanup,
-    memory_service,
-    reset_services,
-)
-from agent_memory.service.exceptions import (
-    ConfigurationError,
-    MemoryEditRejectedError,
-    TurnFailedError,
-)
-from agent_memory.service.memory import MemoryService
-from agent_memory.service.requests import (
-    chat_response,
-    documents_response,
-    parse_turn_id,
-    run_chat_turn,
-    turn_id_from_header,
-)
-from agent_memory.service.settings import TurnSettings
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agent_memory.service.chat import ChatResult, ChatService, ChatTurn
+    from agent_memory.service.cleanup import LedgerCleanup
+    from agent_memory.service.composition import (
+        chat_service,
+        eval_service,
+        ledger_cleanup,
+        memory_service,
+        reset_services,
+    )
+    from agent_memory.service.exceptions import (
+        ConfigurationError,
+        MemoryEditRejectedError,
+        TurnFailedError,
+    )
+    from agent_memory.service.memory import MemoryService
+    from agent_memory.service.requests import (
+        chat_response,
+        documents_response,
+        parse_turn_id,
+        run_chat_turn,
+        turn_id_from_header,
+    )
+    from agent_memory.service.settings import TurnSettings
+
+_EXPORTS: dict[str, str] = {
+    "ChatResult": "agent_memory.service.chat",
+    "ChatService": "agent_memory.service.chat",
+    "ChatTurn": "agent_memory.service.chat",
+    "ConfigurationError": "agent_memory.service.exceptions",
+    "LedgerCleanup": "agent_memory.service.cleanup",
+    "MemoryEditRejectedError": "agent_memory.service.exceptions",
+    "MemoryService": "agent_memory.service.memory",
+    "TurnFailedError": "agent_memory.service.exceptions",
+    "TurnSettings": "agent_memory.service.settings",
+    "chat_response": "agent_memory.service.requests",
+    "chat_service": "agent_memory.service.composition",
+    "documents_response": "agent_memory.service.requests",
+    "eval_service": "agent_memory.service.composition",
+    "ledger_cleanup": "agent_memory.service.composition",
+    "memory_service": "agent_memory.service.composition",
+    "parse_turn_id": "agent_memory.service.requests",
+    "reset_services": "agent_memory.service.composition",
+    "run_chat_turn": "agent_memory.service.requests",
+    "turn_id_from_header": "agent_memory.service.requests",
+}
 
 __all__ = [
     "ChatResult",
@@ -47,3 +77,10 @@ __all__ = [
     "run_chat_turn",
     "turn_id_from_header",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

@@ -8,7 +8,6 @@ this object: it is a process-wide singleton shared by concurrent requests.
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -41,7 +40,7 @@ from agent_memory.models import (
 )
 from agent_memory.repository import LedgerRepository, MemoryRepository
 from agent_memory.service.exceptions import TurnFailedError
-from agent_memory.service.settings import TurnSettings
+from agent_memory.service.settings import TurnSettings, wall_clock_ms
 from agent_memory.telemetry import (
     TurnRecord,
     debug_capture_enabled,
@@ -54,10 +53,6 @@ MEMORY_TOOL = ToolSpec(
     description=MEMORY_UPDATE_DESCRIPTION,
     input_schema=memory_update_json_schema(),
 )
-
-
-def wall_clock_ms() -> int:
-    return int(time.time() * 1000)
 
 
 @dataclass(frozen=True)

@@ -8,15 +8,19 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from agent_memory.models import ModelSettings, build_fallback_model, build_model
 from agent_memory.repository import LedgerRepository, MemoryRepository, reset_clients
-from agent_memory.service.chat import ChatService, wall_clock_ms
 from agent_memory.service.cleanup import LedgerCleanup
-from agent_memory.service.memory import MemoryService
 from agent_memory.service.memory_flag import memory_enabled
-from agent_memory.service.settings import TurnSettings
+from agent_memory.service.settings import TurnSettings, wall_clock_ms
+
+if TYPE_CHECKING:
+    from agent_memory.service.chat import ChatService
+    from agent_memory.service.memory import MemoryService
+
+# The chat and memory services (agent loop, models, tool schema) are imported inside their
+# builders: the cleanup function never loads them, which keeps its cold start small.
 
 T = TypeVar("T")
 
@@ -36,6 +40,9 @@ def _singleton(name: str, build: Callable[[], T]) -> T:
 
 
 def _build_chat(*, with_memory: bool) -> ChatService:
+    from agent_memory.models import ModelSettings, build_fallback_model, build_model
+    from agent_memory.service.chat import ChatService
+
     model_settings = ModelSettings.from_env()
     return ChatService(
         model=build_model(model_settings.provider, model_settings),
@@ -58,6 +65,8 @@ def eval_service() -> ChatService:
 
 
 def memory_service() -> MemoryService:
+    from agent_memory.service.memory import MemoryService
+
     return _singleton(
         "memory",
         lambda: MemoryService(

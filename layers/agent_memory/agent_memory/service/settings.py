@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -18,6 +19,10 @@ def env_flag(value: str | None, *, default: bool = False) -> bool:
     if normalized in {"false", "0", "no", "off"}:
         return False
     raise ConfigurationError(f"Expected true or false, got {value!r}.")
+
+
+def wall_clock_ms() -> int:
+    return int(time.time() * 1000)
 
 
 @dataclass(frozen=True)
