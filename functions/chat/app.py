@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler.openapi.params import Header
-from aws_lambda_powertools.logging import correlation_paths
-from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from agent_memory.http import ChatRequest, ChatResponse, authenticated_subject, build_resolver
 from agent_memory.service import chat_response, chat_service, run_chat_turn
-from agent_memory.telemetry import logger, metrics
-from agent_memory.telemetry.tracing import tracer
+from agent_memory.telemetry.entrypoint import private_api_handler
 
 app = build_resolver()
 
@@ -40,10 +37,4 @@ def chat(
     return chat_response(result)
 
 
-@logger.inject_lambda_context(
-    correlation_id_path=correlation_paths.API_GATEWAY_HTTP, log_event=False
-)
-@tracer.capture_lambda_handler(capture_response=False, capture_error=False)
-@metrics.log_metrics
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return app.resolve(event, context)
+lambda_handler = private_api_handler(app)

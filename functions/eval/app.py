@@ -6,15 +6,9 @@ read or write memory, whatever the request says.
 
 from __future__ import annotations
 
-from typing import Any
-
-from aws_lambda_powertools.logging import correlation_paths
-from aws_lambda_powertools.utilities.typing import LambdaContext
-
 from agent_memory.http import ChatRequest, ChatResponse, build_resolver
 from agent_memory.service import chat_response, eval_service, run_chat_turn
-from agent_memory.telemetry import logger, metrics
-from agent_memory.telemetry.tracing import tracer
+from agent_memory.telemetry.entrypoint import private_api_handler
 
 app = build_resolver()
 
@@ -31,10 +25,4 @@ def eval_chat(body: ChatRequest) -> ChatResponse:
     return chat_response(result)
 
 
-@logger.inject_lambda_context(
-    correlation_id_path=correlation_paths.API_GATEWAY_HTTP, log_event=False
-)
-@tracer.capture_lambda_handler(capture_response=False, capture_error=False)
-@metrics.log_metrics
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return app.resolve(event, context)
+lambda_handler = private_api_handler(app)

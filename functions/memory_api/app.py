@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from aws_lambda_powertools.event_handler import Response
-from aws_lambda_powertools.logging import correlation_paths
-from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from agent_memory.http import (
     MemoryDocumentsResponse,
@@ -16,8 +12,7 @@ from agent_memory.http import (
 )
 from agent_memory.http.contract import CancelResponse
 from agent_memory.service import documents_response, memory_service, parse_turn_id
-from agent_memory.telemetry import logger, metrics
-from agent_memory.telemetry.tracing import tracer
+from agent_memory.telemetry.entrypoint import private_api_handler
 
 app = build_resolver()
 
@@ -57,10 +52,4 @@ def cancel_turn(turn_id: str) -> CancelResponse:
     return CancelResponse(turn_id=turn, status=status)
 
 
-@logger.inject_lambda_context(
-    correlation_id_path=correlation_paths.API_GATEWAY_HTTP, log_event=False
-)
-@tracer.capture_lambda_handler(capture_response=False, capture_error=False)
-@metrics.log_metrics
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return app.resolve(event, context)
+lambda_handler = private_api_handler(app)

@@ -217,7 +217,8 @@ import json, sys
 from agent_memory.local.functions import function_module
 module = function_module("chat")
 import botocore.client
-emitter = getattr(module.tracer.provider, "emitter", None)
+from agent_memory.telemetry.tracing import tracer
+emitter = getattr(tracer.provider, "emitter", None)
 print(json.dumps({
     "xray_sdk_imported": "aws_xray_sdk.core" in sys.modules,
     "botocore_patched": hasattr(botocore.client, "_xray_enabled"),
