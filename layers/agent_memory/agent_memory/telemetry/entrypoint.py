@@ -33,4 +33,5 @@ def private_api_handler(app: APIGatewayHttpResolver) -> LambdaHandler:
     def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
         return app.resolve(event, context)
 
-    return lambda_handler
+    handler: LambdaHandler = lambda_handler  # the decorators are untyped
+    return handler
