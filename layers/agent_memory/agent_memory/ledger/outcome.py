@@ -68,10 +68,6 @@ class MemoryOutcome:
         """The memory feature is off for this turn: nothing read, nothing written."""
         return cls.of("disabled", None, reason=reason)
 
-    @property
-    def committed(self) -> bool:
-        return self.status == "committed"
-
     def to_dict(self) -> dict[str, Any]:
         """The ``memory`` object of the chat API response."""
         body: dict[str, Any] = {"status": self.status, "operations": self.operations}

@@ -150,12 +150,6 @@ class TurnLedger:
         return self._loaded.snapshot if self._loaded is not None else Snapshot()
 
     @property
-    def staged_snapshot(self) -> Snapshot:
-        """The snapshot with this turn's staged operations applied."""
-        snapshot: Snapshot = self._session.snapshot
-        return snapshot
-
-    @property
     def memory_status(self) -> MemoryStatus:
         return "available" if self._loaded is not None else "unavailable"
 

@@ -77,10 +77,6 @@ class LoadedMemory:
     def document(self, target: Target) -> DocumentState:
         return self.documents.get(target) or DocumentState(target)
 
-    @classmethod
-    def empty(cls, user_id: str) -> LoadedMemory:
-        return cls(user_id=user_id, snapshot=Snapshot())
-
 
 class MemoryRepository:
     """DynamoDB adapter of the two memory documents of each user."""
