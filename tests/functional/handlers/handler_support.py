@@ -79,5 +79,18 @@ class Api:
         return list(self.client.scan(TableName=name, ConsistentRead=True).get("Items", []))
 
 
+def cold_start_with(monkeypatch: Any, **env: str | None) -> None:
+    """Change the functions' environment and start cold, as a deploy would (``None``
+    removes a variable): the services read their settings once, when first built."""
+    from agent_memory.service import reset_services
+
+    for name, value in env.items():
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    reset_services()
+
+
 def new_turn_id() -> str:
     return str(uuid.uuid4())

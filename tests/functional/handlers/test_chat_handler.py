@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from handler_support import Api, new_turn_id
+from handler_support import Api, cold_start_with, new_turn_id
 
 from agent_memory.models import Message, ModelResponse, RulesModel, ToolSpec
 from agent_memory.repository import MemoryRepository, RepositoryError
@@ -154,10 +154,7 @@ def test_the_fallback_model_never_runs_after_a_staged_write(
     api: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # GIVEN a fallback model configured
-    monkeypatch.setenv("FALLBACK_MODEL_ID", "rules-fallback")
-    from agent_memory.service import reset_services
-
-    reset_services()
+    cold_start_with(monkeypatch, FALLBACK_MODEL_ID="rules-fallback")
 
     # WHEN the primary fails after staging a write
     reply = api.chat("remember: staged by the primary\nsimulate: fail")
@@ -352,10 +349,7 @@ def test_the_memory_tool_is_offered_only_to_authenticated_turns_with_the_flag_on
 def test_the_fallback_answers_when_the_primary_fails_before_staging(
     api: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("FALLBACK_MODEL_ID", "rules-fallback")
-    from agent_memory.service import reset_services
-
-    reset_services()
+    cold_start_with(monkeypatch, FALLBACK_MODEL_ID="rules-fallback")
     # WHEN the primary fails on a turn that staged nothing, then remembers on the fallback
     reply = api.chat("simulate: fail\nremember: said to the fallback")
 
@@ -369,10 +363,7 @@ def test_a_turn_that_runs_out_of_time_is_a_json_504_and_commits_nothing(
     api: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # GIVEN a 1.6 s turn budget (1.5 s of it is the safety margin)
-    monkeypatch.setenv("TURN_DEADLINE_SECONDS", "1.6")
-    from agent_memory.service import reset_services
-
-    reset_services()
+    cold_start_with(monkeypatch, TURN_DEADLINE_SECONDS="1.6")
 
     # WHEN the model stages a fact, then is too slow
     reply = api.chat("remember: too late\nsimulate: sleep 0.3\nremember: also late")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from handler_support import Api
+import pytest
+from handler_support import Api, cold_start_with
 
 from agent_memory.local.events import LocalLambdaContext, scheduled_event
 from agent_memory.local.functions import handler
@@ -41,15 +42,11 @@ def test_cleanup_expires_open_turns_past_their_deadline(api: Api) -> None:
     assert statuses == {"alice": "expired", "bob": "open"}
 
 
-def test_cleanup_needs_only_the_ledger_table_name(api: Api, monkeypatch: object) -> None:
+def test_cleanup_needs_only_the_ledger_table_name(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # GIVEN the cleanup function's environment as the template sets it: no memory table
-    import pytest
-
-    assert isinstance(monkeypatch, pytest.MonkeyPatch)
-    monkeypatch.delenv("MEMORY_TABLE_NAME")
-    from agent_memory.service import reset_services
-
-    reset_services()
+    cold_start_with(monkeypatch, MEMORY_TABLE_NAME=None)
 
     # WHEN the schedule fires THEN it runs
     result = handler("cleanup")(scheduled_event(), LocalLambdaContext(function_name="cleanup"))

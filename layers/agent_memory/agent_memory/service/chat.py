@@ -17,6 +17,7 @@ from agent_memory.agent import AgentLoopLimitError, run_agent
 from agent_memory.domain import (
     MEMORY_UPDATE_DESCRIPTION,
     MEMORY_UPDATE_TOOL_NAME,
+    MemoryStatus,
     Snapshot,
     compile_system_prompt,
     memory_update_json_schema,
@@ -75,6 +76,11 @@ class TurnDeadlineExceededError(TurnFailedError):
         super().__init__(
             "turn_timeout", "The turn ran out of time; nothing was saved to memory.", status=504
         )
+
+
+class TurnCancelledApiError(TurnFailedError):
+    def __init__(self) -> None:
+        super().__init__("turn_cancelled", "The turn was cancelled; nothing was saved.", status=409)
 
 
 def conversation(turn: ChatTurn) -> list[Message]:
@@ -138,9 +144,7 @@ class ChatService:
                 cancel_flag=cancel_flag,
             )
         except TurnCancelledError as error:
-            raise TurnFailedError(
-                "turn_cancelled", "The turn was cancelled; nothing was saved.", status=409
-            ) from error
+            raise TurnCancelledApiError() from error
         try:
             with memory_scope(turn.user_id, writes_enabled=ledger.writes_enabled):
                 reply = self._answer(
@@ -202,7 +206,7 @@ class ChatService:
         turn: ChatTurn,
         *,
         snapshot: Snapshot | None,
-        memory_status: str,
+        memory_status: MemoryStatus,
         tools: Sequence[ToolSpec],
         call_tool: Callable[[ToolCall], ToolResult],
         has_staged_writes: Callable[[], bool],
@@ -215,9 +219,7 @@ class ChatService:
                 raise TurnDeadlineExceededError()
 
         # The prompt is compiled for this request only and passed down, never stored.
-        system = compile_system_prompt(
-            snapshot, "available" if memory_status == "available" else "unavailable"
-        )
+        system = compile_system_prompt(snapshot, memory_status)
         try:
             result = run_agent(
                 model=self._model,
@@ -243,9 +245,7 @@ class ChatService:
                 status=502,
             ) from error
         except TurnCancelledError as error:
-            raise TurnFailedError(
-                "turn_cancelled", "The turn was cancelled; nothing was saved.", status=409
-            ) from error
+            raise TurnCancelledApiError() from error
         return result.reply
 
     def _record(self, ledger: TurnLedger | None, outcome: MemoryOutcome, started_ms: int) -> None:

@@ -25,10 +25,18 @@ from agent_memory.service.exceptions import MemoryEditRejectedError
 from agent_memory.service.settings import TurnSettings
 from agent_memory.telemetry import count_outcome
 
-MEMORY_UNAVAILABLE = ApiError(
-    503, "memory_unavailable", "Memory cannot be read right now. Please retry."
-)
-MEMORY_DISABLED = ApiError(503, "memory_disabled", "Memory is turned off for this service.")
+
+class MemoryUnavailableApiError(ApiError):
+    def __init__(self) -> None:
+        super().__init__(
+            503, "memory_unavailable", "Memory cannot be read right now. Please retry."
+        )
+
+
+class MemoryDisabledApiError(ApiError):
+    def __init__(self) -> None:
+        super().__init__(503, "memory_disabled", "Memory is turned off for this service.")
+
 
 # Outcome status -> (HTTP status, code, message) for an edit that did not commit.
 _EDIT_FAILURES: Mapping[str, tuple[int, str, str]] = {
@@ -73,7 +81,7 @@ class MemoryService:
         try:
             return self._memory.load(user_id).snapshot
         except RepositoryError:
-            raise MEMORY_UNAVAILABLE from None
+            raise MemoryUnavailableApiError() from None
 
     def edit(
         self,
@@ -94,7 +102,7 @@ class MemoryService:
             cancel_flag=CancelFlag(),
         )
         if ledger.memory_status != "available":
-            raise MEMORY_UNAVAILABLE
+            raise MemoryUnavailableApiError()
         with memory_scope(user_id, writes_enabled=True):
             result = ledger.call_tool({"operations": list(operations)})
         if not result.get("success"):
@@ -103,7 +111,7 @@ class MemoryService:
             if error.get("code") == "memory_unavailable":
                 # The ledger could not be opened (throttling, an outage): not the user's fault.
                 count_outcome("unavailable", metric="Edits")
-                raise MEMORY_UNAVAILABLE
+                raise MemoryUnavailableApiError()
             count_outcome("rejected", metric="Edits")
             raise MemoryEditRejectedError(
                 422,
@@ -150,4 +158,4 @@ class MemoryService:
 
     def _require_enabled(self) -> None:
         if not self._memory_enabled():
-            raise MEMORY_DISABLED
+            raise MemoryDisabledApiError()
