@@ -38,6 +38,8 @@ FUNCTIONS = {
     "MemoryApiFunction": "memory_api",
     "EvalFunction": "eval",
     "CleanupFunction": "cleanup",
+    "WebSocketFunction": "websocket",
+    "WebSocketAuthorizerFunction": "authorizer",
 }
 
 

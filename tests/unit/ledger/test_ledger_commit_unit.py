@@ -279,7 +279,7 @@ def test_ambiguous_attempt_that_landed_is_not_replayed() -> None:
         (committed_record("someone-else"), "conflict", "turn_id_reused"),
         (LedgerRecord(USER, TURN, "cancelled"), "cancelled", "turn_cancelled"),
         (LedgerRecord(USER, TURN, "expired"), "expired", "turn_expired"),
-        (LedgerRecord(USER, TURN, "discarded"), "error", "turn_discarded"),
+        (LedgerRecord(USER, TURN, "discarded"), "cancelled", "turn_discarded"),
         (LedgerRecord(USER, TURN, "open", deadline_ms=START), "expired", "deadline_passed"),
         (None, "error", "ledger_missing"),
     ],

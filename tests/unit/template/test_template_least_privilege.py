@@ -53,7 +53,9 @@ def table_actions(function: str) -> dict[str, set[str]]:
     return granted
 
 
-@pytest.mark.parametrize("function", ["AuthorizerFunction", "EvalFunction"])
+@pytest.mark.parametrize(
+    "function", ["AuthorizerFunction", "WebSocketAuthorizerFunction", "EvalFunction"]
+)
 def test_authorizer_and_eval_have_no_table_permission(function: str) -> None:
     assert table_actions(function) == {}
     environment = RESOURCES[function]["Properties"].get("Environment", {}).get("Variables", {})

@@ -222,7 +222,7 @@ def test_appconfig_is_optional_and_wired_into_the_functions_that_read_the_flag()
         assert re.fullmatch(PARAMETERS[parameter]["AllowedPattern"], "abc1234")
     for name, function in FUNCTIONS.items():
         variables = function["Properties"].get("Environment", {}).get("Variables", {})
-        if name in ("ChatFunction", "MemoryApiFunction"):
+        if name in ("ChatFunction", "MemoryApiFunction", "WebSocketFunction"):
             for variable, parameter in APPCONFIG_ENV.items():
                 assert variables[variable] == {"Ref": parameter}
             assert variables["MEMORY_ENABLED"] == {"Ref": "MemoryEnabled"}
@@ -238,6 +238,7 @@ def test_appconfig_gets_the_least_iam_on_that_one_profile() -> None:
     assert sorted(r["Ref"] for r in properties["Roles"]) == [
         "ChatFunctionRole",
         "MemoryApiFunctionRole",
+        "WebSocketFunctionRole",
     ]
     [statement] = properties["PolicyDocument"]["Statement"]
     assert statement["Effect"] == "Allow"
@@ -330,6 +331,6 @@ def test_operational_defaults() -> None:
     assert PARAMETERS["ModelProvider"]["Default"] == "bedrock"
     assert PARAMETERS["AlarmsEnabled"]["Default"] == "true"
     assert PARAMETERS["DashboardEnabled"]["Default"] == "true"
-    for function in ("ChatFunction", "EvalFunction"):
+    for function in ("ChatFunction", "EvalFunction", "WebSocketFunction"):
         variables = FUNCTIONS[function]["Properties"]["Environment"]["Variables"]
         assert variables["MODEL_PROVIDER"] == {"Ref": "ModelProvider"}

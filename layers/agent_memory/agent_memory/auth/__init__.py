@@ -38,8 +38,10 @@ from agent_memory.auth.exceptions import (
     MalformedTokenError,
     MissingClaimError,
     MissingSubjectError,
+    MissingSubprotocolError,
     MissingTokenError,
     NotYetValidTokenError,
+    TokenInQueryStringError,
     UnknownKeyError,
     WeakKeyError,
     WrongAudienceError,
@@ -55,9 +57,17 @@ from agent_memory.auth.verifier import (
     VerifiedIdentity,
     token_from_authorization_header,
 )
+from agent_memory.auth.websocket import (
+    BEARER_SUBPROTOCOL_PREFIX,
+    SUBPROTOCOL,
+    offered_subprotocols,
+    refuse_token_in_query,
+    token_from_subprotocols,
+)
 
 __all__ = [
     "ASYMMETRIC_ALGORITHMS",
+    "BEARER_SUBPROTOCOL_PREFIX",
     "DEFAULT_ALGORITHMS",
     "DEFAULT_DEV_AUDIENCE",
     "DEFAULT_DEV_ISSUER",
@@ -71,6 +81,7 @@ __all__ = [
     "MAX_SUBJECT_LENGTH",
     "MAX_TOKEN_LENGTH",
     "REQUIRED_CLAIMS",
+    "SUBPROTOCOL",
     "AuthConfigurationError",
     "AuthSettings",
     "BadSignatureError",
@@ -84,9 +95,11 @@ __all__ = [
     "MalformedTokenError",
     "MissingClaimError",
     "MissingSubjectError",
+    "MissingSubprotocolError",
     "MissingTokenError",
     "NotYetValidTokenError",
     "SigningKeySource",
+    "TokenInQueryStringError",
     "TokenVerifier",
     "UnknownKeyError",
     "VerifiedIdentity",
@@ -95,6 +108,9 @@ __all__ = [
     "WrongIssuerError",
     "default_key_dir",
     "jwk_thumbprint",
+    "offered_subprotocols",
+    "refuse_token_in_query",
     "serve_jwks",
     "token_from_authorization_header",
+    "token_from_subprotocols",
 ]

@@ -91,3 +91,13 @@ class MissingSubjectError(InvalidTokenError):
 class InvalidSubjectError(InvalidTokenError):
     reason = "invalid_subject"
     message = "The token's subject is not an acceptable identifier."
+
+
+class TokenInQueryStringError(InvalidTokenError):
+    reason = "token_in_query_string"
+    message = "A token must not be sent in the query string."
+
+
+class MissingSubprotocolError(InvalidTokenError):
+    reason = "missing_subprotocol"
+    message = "The client did not offer the agent-memory.v1 subprotocol."

@@ -70,7 +70,14 @@ class LedgerStore(Protocol):
     """What the ledger needs of the ledger repository."""
 
     def open_turn(
-        self, user_id: str, turn_id: str, deadline_ms: int, now_ms: int, *, opener: str = ""
+        self,
+        user_id: str,
+        turn_id: str,
+        deadline_ms: int,
+        now_ms: int,
+        *,
+        opener: str = "",
+        connection_id: str = "",
     ) -> None: ...
 
     def get(self, user_id: str, turn_id: str) -> LedgerRecord | None: ...
@@ -292,7 +299,8 @@ class _Commit:
         if record.status == "expired":
             return self._outcome("expired", None, reason="turn_expired")
         if record.status == "discarded":
-            return self._outcome("error", None, reason="turn_discarded")
+            # Fenced by a WebSocket $disconnect: the client left, the turn commits nothing.
+            return self._outcome("cancelled", None, reason="turn_discarded")
         # Still open: the condition failed on the deadline (our clock passed it).
         return self._give_up("expired", "deadline_passed")
 

@@ -53,8 +53,10 @@ class TurnLedger:
         rand: Callable[[], float],
         policy: RetryPolicy,
         requests: int,
+        connection_id: str = "",
     ) -> None:
         self._user_id = user_id
+        self._connection_id = connection_id
         self._turn_id = turn_id
         self._deadline_ms = deadline_ms
         self._loaded = loaded
@@ -94,8 +96,10 @@ class TurnLedger:
         sleep: Callable[[float], None] = time.sleep,
         rand: Callable[[], float] = random.random,
         policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+        connection_id: str = "",
     ) -> TurnLedger:
-        """Load the user's memory and open the unit of work.
+        """Load the user's memory and open the unit of work (``connection_id``: the WebSocket
+        connection of a streamed turn, recorded on the ledger item for its ``$disconnect``).
 
         Raises ``TurnCancelledError`` when the cancel flag is already set (nothing is read).
         A failed load does not raise: memory is ``unavailable``, the snapshot is empty (for the
@@ -128,6 +132,7 @@ class TurnLedger:
             rand=rand,
             policy=policy,
             requests=1,
+            connection_id=connection_id,
         )
 
     # -- what the prompt and the service read ---------------------------------------------
@@ -277,6 +282,7 @@ class TurnLedger:
                     self._deadline_ms,
                     self._clock(),
                     opener=self._opener,
+                    connection_id=self._connection_id,
                 )
             except TurnExistsError:
                 stop = self._why_turn_exists()

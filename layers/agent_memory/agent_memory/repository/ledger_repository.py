@@ -107,12 +107,21 @@ class LedgerRepository:
         return self._table
 
     def open_turn(
-        self, user_id: str, turn_id: str, deadline_ms: int, now_ms: int, *, opener: str = ""
+        self,
+        user_id: str,
+        turn_id: str,
+        deadline_ms: int,
+        now_ms: int,
+        *,
+        opener: str = "",
+        connection_id: str = "",
     ) -> None:
         """Create the ``open`` ledger item; ``TurnExistsError`` when the turn id is taken.
 
         ``opener`` (a random value of the caller's) is stored so that, when the SDK resends a
         put whose first answer was lost, the caller can recognise the item as its own.
+        ``connection_id`` names the WebSocket connection of a streamed turn, so that the
+        connection's ``$disconnect`` can fence it (``discard_connection_turns``).
         """
         item: dict[str, AttributeValueTypeDef] = {
             **_key(user_id, turn_id),
@@ -125,6 +134,8 @@ class LedgerRepository:
         }
         if opener:
             item["opened_by"] = {"S": opener}
+        if connection_id:
+            item["connection_id"] = {"S": connection_id}
         try:
             self._client.put_item(
                 TableName=self._table,
@@ -182,16 +193,25 @@ class LedgerRepository:
             }
         }
 
-    def open_turn_ids(self, user_id: str) -> list[str]:
-        """The user's turns that are still ``open`` (one partition, strongly consistent)."""
+    def open_turn_ids(self, user_id: str, *, connection_id: str = "") -> list[str]:
+        """The user's turns that are still ``open`` (one partition, strongly consistent);
+        with ``connection_id``, only the streamed turns of that WebSocket connection."""
         turn_ids: list[str] = []
+        values: dict[str, AttributeValueTypeDef] = {
+            ":user": {"S": user_id},
+            ":open": {"S": "open"},
+        }
+        condition = "#s = :open"
+        if connection_id:
+            condition += " AND connection_id = :connection"
+            values[":connection"] = {"S": connection_id}
         kwargs: dict[str, Any] = {
             "TableName": self._table,
             "KeyConditionExpression": "user_id = :user",
-            "FilterExpression": "#s = :open",
+            "FilterExpression": condition,
             "ProjectionExpression": "turn_id",
             "ExpressionAttributeNames": {"#s": "status"},
-            "ExpressionAttributeValues": {":user": {"S": user_id}, ":open": {"S": "open"}},
+            "ExpressionAttributeValues": values,
             "ConsistentRead": True,
         }
         try:
@@ -231,6 +251,14 @@ class LedgerRepository:
     def discard(self, user_id: str, turn_id: str, now_ms: int) -> bool:
         """``open`` -> ``discarded`` (a failed turn); False when the turn was not open."""
         return self._transition(user_id, turn_id, "discarded", now_ms)
+
+    def discard_connection_turns(self, user_id: str, connection_id: str, now_ms: int) -> int:
+        """The ``$disconnect`` fence: every open turn of this WebSocket connection becomes
+        ``discarded``. Each update is conditional on ``open``, and the commit on ``open``
+        too, so whichever lands first wins and a turn never both commits and is discarded.
+        Returns how many turns it fenced."""
+        turn_ids = self.open_turn_ids(user_id, connection_id=connection_id)
+        return sum(1 for turn_id in turn_ids if self.discard(user_id, turn_id, now_ms))
 
     def expire_overdue(self, now_ms: int, limit: int = 500) -> int:
         """Move up to ``limit`` open turns whose deadline has passed to ``expired``.

@@ -10,16 +10,18 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from agent_memory.service.chat import ChatResult, ChatService, ChatTurn
+    from agent_memory.service.chat import ChatResult, ChatService, ChatTurn, DeltaSink
     from agent_memory.service.cleanup import LedgerCleanup
     from agent_memory.service.composition import (
         chat_service,
+        connection_fence,
         eval_service,
         ledger_cleanup,
         memory_service,
         reset_services,
     )
     from agent_memory.service.exceptions import (
+        ClientDisconnectedError,
         ConfigurationError,
         MemoryEditRejectedError,
         TurnFailedError,
@@ -33,11 +35,22 @@ if TYPE_CHECKING:
         turn_id_from_header,
     )
     from agent_memory.service.settings import TurnSettings
+    from agent_memory.service.streaming import (
+        ConnectionFence,
+        ConnectionSink,
+        cancel_streamed_turn,
+        refuse_unknown_action,
+        stream_chat_turn,
+    )
 
 _EXPORTS: dict[str, str] = {
     "ChatResult": "agent_memory.service.chat",
     "ChatService": "agent_memory.service.chat",
     "ChatTurn": "agent_memory.service.chat",
+    "ClientDisconnectedError": "agent_memory.service.exceptions",
+    "ConnectionFence": "agent_memory.service.streaming",
+    "ConnectionSink": "agent_memory.service.streaming",
+    "DeltaSink": "agent_memory.service.chat",
     "ConfigurationError": "agent_memory.service.exceptions",
     "LedgerCleanup": "agent_memory.service.cleanup",
     "MemoryEditRejectedError": "agent_memory.service.exceptions",
@@ -45,14 +58,18 @@ _EXPORTS: dict[str, str] = {
     "TurnFailedError": "agent_memory.service.exceptions",
     "TurnSettings": "agent_memory.service.settings",
     "chat_response": "agent_memory.service.requests",
+    "cancel_streamed_turn": "agent_memory.service.streaming",
     "chat_service": "agent_memory.service.composition",
+    "connection_fence": "agent_memory.service.composition",
     "documents_response": "agent_memory.service.requests",
     "eval_service": "agent_memory.service.composition",
     "ledger_cleanup": "agent_memory.service.composition",
     "memory_service": "agent_memory.service.composition",
     "parse_turn_id": "agent_memory.service.requests",
+    "refuse_unknown_action": "agent_memory.service.streaming",
     "reset_services": "agent_memory.service.composition",
     "run_chat_turn": "agent_memory.service.requests",
+    "stream_chat_turn": "agent_memory.service.streaming",
     "turn_id_from_header": "agent_memory.service.requests",
 }
 
@@ -60,21 +77,29 @@ __all__ = [
     "ChatResult",
     "ChatService",
     "ChatTurn",
+    "ClientDisconnectedError",
     "ConfigurationError",
+    "ConnectionFence",
+    "ConnectionSink",
+    "DeltaSink",
     "LedgerCleanup",
     "MemoryEditRejectedError",
     "MemoryService",
     "TurnFailedError",
     "TurnSettings",
+    "cancel_streamed_turn",
     "chat_response",
     "chat_service",
+    "connection_fence",
     "documents_response",
     "eval_service",
     "ledger_cleanup",
     "memory_service",
     "parse_turn_id",
+    "refuse_unknown_action",
     "reset_services",
     "run_chat_turn",
+    "stream_chat_turn",
     "turn_id_from_header",
 ]
 

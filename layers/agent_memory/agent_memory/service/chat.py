@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 from agent_memory.agent import AgentLoopLimitError, run_agent
 from agent_memory.domain import (
@@ -62,6 +62,19 @@ class ChatTurn:
     turn_id: str
     message: str
     history: Sequence[tuple[str, str]] = ()
+    connection_id: str = ""  # the WebSocket connection of a streamed turn
+
+
+class DeltaSink(Protocol):
+    """Where a streamed turn's reply goes while the turn runs (the WebSocket route).
+
+    Both methods raise ``ClientDisconnectedError`` when the client has gone: the turn then
+    commits nothing. ``confirm_open`` runs after the last delta, right before the commit.
+    """
+
+    def delta(self, text: str) -> None: ...
+
+    def confirm_open(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -121,13 +134,22 @@ class ChatService:
     def clock_ms(self) -> int:
         return self._clock_ms()
 
-    def run(self, turn: ChatTurn, *, deadline_ms: int, cancel_flag: CancelFlag) -> ChatResult:
+    def run(
+        self,
+        turn: ChatTurn,
+        *,
+        deadline_ms: int,
+        cancel_flag: CancelFlag,
+        sink: DeltaSink | None = None,
+    ) -> ChatResult:
+        """One turn. With a ``sink`` (a streamed turn) the reply goes out as deltas first, and
+        memory commits only after the last delta was posted and the client is still there."""
         started = self._clock_ms()
         repositories = self._repositories_for(turn)
         if repositories is None:
             try:
                 return self._run_without_memory(
-                    turn, deadline_ms=deadline_ms, cancel_flag=cancel_flag
+                    turn, deadline_ms=deadline_ms, cancel_flag=cancel_flag, sink=sink
                 )
             finally:
                 self._record(None, MemoryOutcome.disabled(), started)
@@ -142,6 +164,7 @@ class ChatService:
                 ledger_repo=ledger_repository,
                 clock_ms=self._clock_ms,
                 cancel_flag=cancel_flag,
+                connection_id=turn.connection_id,
             )
         except TurnCancelledError as error:
             raise TurnCancelledApiError() from error
@@ -156,6 +179,7 @@ class ChatService:
                     has_staged_writes=lambda: ledger.has_staged_writes,
                     deadline_ms=deadline_ms,
                     cancel_flag=cancel_flag,
+                    sink=sink,
                 )
         except TurnFailedError as error:
             # Cancelled and timed-out turns are not commit errors: the alarms tell them apart.
@@ -185,7 +209,12 @@ class ChatService:
         return self._memory_repository, self._ledger_repository
 
     def _run_without_memory(
-        self, turn: ChatTurn, *, deadline_ms: int, cancel_flag: CancelFlag
+        self,
+        turn: ChatTurn,
+        *,
+        deadline_ms: int,
+        cancel_flag: CancelFlag,
+        sink: DeltaSink | None,
     ) -> ChatResult:
         reply = self._answer(
             turn,
@@ -198,6 +227,7 @@ class ChatService:
             has_staged_writes=lambda: False,
             deadline_ms=deadline_ms,
             cancel_flag=cancel_flag,
+            sink=sink,
         )
         return ChatResult(turn_id=turn.turn_id, reply=reply, memory=MemoryOutcome.disabled())
 
@@ -212,6 +242,7 @@ class ChatService:
         has_staged_writes: Callable[[], bool],
         deadline_ms: int,
         cancel_flag: CancelFlag,
+        sink: DeltaSink | None,
     ) -> str:
         def check_deadline() -> None:
             cancel_flag.raise_if_cancelled()
@@ -246,6 +277,11 @@ class ChatService:
             ) from error
         except TurnCancelledError as error:
             raise TurnCancelledApiError() from error
+        if sink is not None:
+            # Until the providers stream (issue 18), the whole reply is one delta.
+            if result.reply:
+                sink.delta(result.reply)
+            sink.confirm_open()
         return result.reply
 
     def _record(self, ledger: TurnLedger | None, outcome: MemoryOutcome, started_ms: int) -> None:
@@ -280,6 +316,7 @@ class ChatService:
 _DISCARDED_AS: dict[str, Literal["error", "cancelled", "expired"]] = {
     "turn_cancelled": "cancelled",
     "turn_timeout": "expired",
+    "client_disconnected": "cancelled",
 }
 
 

@@ -18,6 +18,7 @@ from agent_memory.service.settings import TurnSettings, wall_clock_ms
 if TYPE_CHECKING:
     from agent_memory.service.chat import ChatService
     from agent_memory.service.memory import MemoryService
+    from agent_memory.service.streaming import ConnectionFence
 
 # The chat and memory services (agent loop, models, tool schema) are imported inside their
 # builders: the cleanup function never loads them, which keeps its cold start small.
@@ -83,6 +84,17 @@ def ledger_cleanup() -> LedgerCleanup:
     return _singleton(
         "cleanup",
         lambda: LedgerCleanup(
+            ledger_repository=LedgerRepository.from_env(), clock_ms=wall_clock_ms
+        ),
+    )
+
+
+def connection_fence() -> ConnectionFence:
+    from agent_memory.service.streaming import ConnectionFence
+
+    return _singleton(
+        "connection_fence",
+        lambda: ConnectionFence(
             ledger_repository=LedgerRepository.from_env(), clock_ms=wall_clock_ms
         ),
     )

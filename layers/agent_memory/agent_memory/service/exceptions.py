@@ -21,5 +21,16 @@ class TurnFailedError(ApiError):
         super().__init__(status, code, message)
 
 
+class ClientDisconnectedError(TurnFailedError):
+    """A streamed turn's client left (a post failed with ``GoneException``, or the connection
+    was gone before the commit): the turn commits nothing and no one is told."""
+
+    def __init__(self) -> None:
+        # 499 (client closed request): never rendered, there is no one left to answer.
+        super().__init__(
+            "client_disconnected", "The client disconnected; nothing was saved.", status=499
+        )
+
+
 class MemoryEditRejectedError(ApiError):
     """A user's own edit broke a memory rule (422) or no longer applies (409)."""
