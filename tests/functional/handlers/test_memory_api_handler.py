@@ -101,7 +101,10 @@ def test_delete_forgets_everything(api: Api) -> None:
     reply = api.call("DELETE", "/memory")
 
     assert reply.status == 204
-    assert api.items("memory") == []
+    # Only the settings item is left: its new forget generation, and no content.
+    (settings,) = api.items("memory")
+    assert settings["memory_type"]["S"] == "settings"
+    assert set(settings) == {"user_id", "memory_type", "forget_generation"}
     assert api.memory() == {"user": [], "memory": []}
 
 

@@ -270,12 +270,16 @@ def test_delete_all_removes_both_documents_in_one_request(
         # WHEN the user forgets everything (twice: idempotent)
         memory_repository.delete_all(USER)
         requests = counter.counts()
+        generation = memory_repository.load(USER).forget_generation
         memory_repository.delete_all(USER)
     finally:
         counter.detach(dynamodb_client)
-    # THEN only the other user's document remains; one request did it
+    # THEN only the other user's document and the user's settings item (a new forget
+    # generation, no content) remain; one request did it; each forget drew a new generation
     assert requests == {"TransactWriteItems": 1}
-    assert [i["user_id"]["S"] for i in scan_table(table_names.memory)] == ["other"]
+    remaining = {(i["user_id"]["S"], i["memory_type"]["S"]) for i in scan_table(table_names.memory)}
+    assert remaining == {("other", "memory"), (USER, "settings")}
+    assert memory_repository.load(USER).forget_generation not in (None, generation)
 
 
 def test_export(

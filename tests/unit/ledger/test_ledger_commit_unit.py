@@ -30,9 +30,13 @@ from agent_memory.repository import (
 
 USER, TURN = "u", "t"
 START = 1_000_000
-MEMORY_FAILED = TransactionCancelledError(("ConditionalCheckFailed", "None"))
-LEDGER_FAILED = TransactionCancelledError(("None", "ConditionalCheckFailed"))
-CONFLICT = TransactionCancelledError(("None", "TransactionConflict"))
+# Reasons per item: the document, the forget fence, the ledger.
+MEMORY_FAILED = TransactionCancelledError(("ConditionalCheckFailed", "None", "None"))
+FENCE_FAILED = TransactionCancelledError(
+    ("ConditionalCheckFailed", "ConditionalCheckFailed", "None")
+)
+LEDGER_FAILED = TransactionCancelledError(("None", "None", "ConditionalCheckFailed"))
+CONFLICT = TransactionCancelledError(("None", "None", "TransactionConflict"))
 
 
 @dataclass
@@ -76,6 +80,9 @@ class ScriptedMemory:
         if updated == loaded.snapshot:
             return []
         return [{"Put": {"seen": loaded.document("memory").revision, "entries": updated.memory}}]
+
+    def forget_fence(self, user_id: str, seen_generation: str | None) -> dict[str, Any]:
+        return {"ConditionCheck": {"seen": seen_generation}}
 
     def transact_write(self, items: Sequence[Any], *, token: str) -> None:
         self.sent.append((list(items), token))
@@ -343,7 +350,7 @@ def test_giving_up_finds_a_late_commit_of_ours() -> None:
 def test_validation_and_unknown_errors_are_not_retried() -> None:
     for error in (
         RepositoryError("ValidationException"),
-        TransactionCancelledError(("ValidationError", "None")),
+        TransactionCancelledError(("ValidationError", "None", "None")),
     ):
         memory = ScriptedMemory(Snapshot(), script=[error])
         ledger, clock = ScriptedLedger(), Clock()
@@ -380,3 +387,55 @@ def test_an_ambiguous_commit_that_cannot_be_settled_is_reported_as_unknown() -> 
     # THEN it does not claim "not saved": the first attempt may have landed
     assert outcome.status == "error"
     assert outcome.reason == "outcome_unknown"
+
+
+def test_a_failed_forget_fence_ends_the_turn_without_a_replay() -> None:
+    # GIVEN a commit whose documents AND forget fence fail (DELETE /memory since the load)
+    memory = ScriptedMemory(Snapshot(), script=[FENCE_FAILED])
+    ledger, clock = ScriptedLedger(), Clock()
+    # WHEN the protocol runs
+    outcome = run(memory, ledger, clock)
+    # THEN it commits nothing, never replays onto the emptied documents, says why
+    assert (outcome.status, outcome.reason) == ("cancelled", "memory_forgotten")
+    assert outcome.replays == 0
+    assert memory.loads == 0
+    assert len(memory.sent) == 1
+    assert ledger.discards == 1
+    assert outcome.committed_snapshot is None
+
+
+def test_every_attempt_carries_the_fence_of_the_first_load() -> None:
+    # GIVEN a document that changed once (a concurrent turn), then a success
+    memory = ScriptedMemory(Snapshot(), script=[MEMORY_FAILED])
+    ledger, clock = ScriptedLedger(), Clock()
+    # WHEN the protocol replays
+    outcome = run(memory, ledger, clock)
+    # THEN both attempts carry the fence the first load saw, just before the ledger item
+    assert outcome.status == "committed"
+    assert [items[-2] for items, _ in memory.sent] == [{"ConditionCheck": {"seen": None}}] * 2
+
+
+@dataclass
+class ForgottenOnReload(ScriptedMemory):
+    """Reloads (once the protocol runs) see a new forget generation: a DELETE ran."""
+
+    def load(self, user_id: str) -> LoadedMemory:
+        loaded = super().load(user_id)
+        return LoadedMemory(
+            user_id,
+            loaded.snapshot,
+            loaded.documents,
+            forget_generation="new" if self.clock is not None else None,
+        )
+
+
+def test_a_replay_that_reloads_after_a_forget_stops_there() -> None:
+    # GIVEN a document conflict, and a reload that sees a forget generation the first load
+    # did not
+    memory = ForgottenOnReload(Snapshot(), script=[MEMORY_FAILED])
+    ledger, clock = ScriptedLedger(), Clock()
+    # WHEN the protocol reloads to replay
+    outcome = run(memory, ledger, clock)
+    # THEN it does not send the batch again (it would pass a fence built from the reload)
+    assert (outcome.status, outcome.reason) == ("cancelled", "memory_forgotten")
+    assert len(memory.sent) == 1

@@ -75,15 +75,17 @@ def test_chat_has_only_what_the_turn_protocol_needs() -> None:
 
 
 def test_the_memory_api_has_only_what_its_routes_need() -> None:
+    # UpdateItem on MemoryTable: DELETE /memory draws a new forget generation; it needs no
+    # Query on the ledger any more (the fence replaced cancelling each open turn).
     assert table_actions("MemoryApiFunction") == {
         "MemoryTable": {
             "dynamodb:Query",
             "dynamodb:PutItem",
             "dynamodb:DeleteItem",
+            "dynamodb:UpdateItem",
             "dynamodb:ConditionCheckItem",
         },
         "TurnLedgerTable": {
-            "dynamodb:Query",
             "dynamodb:PutItem",
             "dynamodb:GetItem",
             "dynamodb:UpdateItem",

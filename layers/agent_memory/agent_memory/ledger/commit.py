@@ -1,13 +1,16 @@
 """The commit protocol (DESIGN.md, "The turn protocol", step 7).
 
-ONE ``TransactWriteItems`` carries the conditional Put/Delete of every changed document and
-the ledger's ``open``-and-before-deadline update. Failures are classified:
+ONE ``TransactWriteItems`` carries the conditional Put/Delete of every changed document, the
+forget fence (a ConditionCheck that the user's forget generation is still the one the turn's
+load saw) and the ledger's ``open``-and-before-deadline update. Failures are classified:
 
 - conflict or throttling -> the same request with the same ``ClientRequestToken``, short
   jittered backoff, low limit;
 - a document's condition failed -> reload, replay the whole ordered batch on the latest
   snapshot and send a NEW request (new token), with jittered exponential backoff, for as long
   as the deadline allows; a batch that no longer applies -> ``conflict``, nothing committed;
+- the forget fence failed (DELETE /memory since the load) -> ``cancelled`` with reason
+  ``memory_forgotten``, nothing committed and nothing replayed;
 - the ledger's condition failed -> read the ledger: committed with one of our tokens means an
   earlier, ambiguous attempt succeeded; otherwise the turn was cancelled or expired;
 - a transport error after sending -> the same request with the same token (DynamoDB's
@@ -62,6 +65,10 @@ class MemoryStore(Protocol):
     def document_writes(
         self, user_id: str, loaded: LoadedMemory, updated: Snapshot, now_ms: int
     ) -> list[TransactWriteItemTypeDef]: ...
+
+    def forget_fence(
+        self, user_id: str, seen_generation: str | None
+    ) -> TransactWriteItemTypeDef: ...
 
     def transact_write(self, items: Sequence[TransactWriteItemTypeDef], *, token: str) -> None: ...
 
@@ -175,6 +182,9 @@ class _Commit:
         # An attempt failed without a definite answer: it may have been applied.
         self._ambiguous = False
         self._last_known = request.loaded.snapshot
+        # The fence is what the FIRST load saw, never a reload's: a turn that loaded before
+        # a DELETE /memory must not pass the fence by reloading after it.
+        self._generation = request.loaded.forget_generation
         self.retries = 0
         self.replays = 0
         self.requests = 0
@@ -197,6 +207,7 @@ class _Commit:
             token = self._new_token()
             items = [
                 *self._memory.document_writes(self._request.user_id, loaded, staged, now),
+                self._memory.forget_fence(self._request.user_id, self._generation),
                 self._ledger.commit_item(
                     self._request.user_id, self._request.turn_id, token, now, self._counts
                 ),
@@ -218,6 +229,8 @@ class _Commit:
             except MemoryUnavailableError as error:
                 return self._give_up("unavailable", error.code)
             self._last_known = loaded.snapshot
+            if loaded.forget_generation != self._generation:
+                return self._forgotten()
             try:
                 staged = apply_operations(loaded.snapshot, list(self._request.operations))
             except MemoryValidationError as error:
@@ -235,9 +248,13 @@ class _Commit:
                 self.requests += 1
                 self._memory.transact_write(items, token=token)
             except TransactionCancelledError as error:
-                decision = classify_cancellation(error.reasons, ledger_index=len(items) - 1)
+                decision = classify_cancellation(
+                    error.reasons, ledger_index=len(items) - 1, fence_index=len(items) - 2
+                )
                 if decision.action is Action.CHECK_LEDGER:
                     return self._check_ledger()
+                if decision.action is Action.FORGOTTEN:
+                    return self._forgotten()
                 if decision.action is Action.REPLAY:
                     if self._ambiguous:
                         # Our earlier attempt may have landed (then it is what changed the
@@ -304,6 +321,11 @@ class _Commit:
         # Still open: the condition failed on the deadline (our clock passed it).
         return self._give_up("expired", "deadline_passed")
 
+    def _forgotten(self) -> MemoryOutcome:
+        # The memory this turn built on was deleted: an empty usage, whatever was loaded.
+        self._last_known = Snapshot()
+        return self._give_up("cancelled", "memory_forgotten")
+
     def _deadline_reached(self) -> MemoryOutcome:
         return self._give_up("expired", "deadline_passed")
 
@@ -352,4 +374,5 @@ class _Commit:
             retries=self.retries,
             replays=self.replays,
             requests=self.requests,
+            committed_snapshot=snapshot if status == "committed" else None,
         )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from agent_memory.domain import LIMITS, Snapshot, Target
@@ -29,6 +29,9 @@ class MemoryOutcome:
     ``operations`` is the number of staged operations; ``retries`` counts resends of the same
     request, ``replays`` reloads that re-applied the batch, ``requests`` the DynamoDB calls the
     ledger made. ``reason`` is a short code (never an exception text or content).
+    ``committed_snapshot`` is the documents exactly as a ``committed`` outcome wrote them
+    (so a user's edit can answer without reading again); it is content, so it is kept out
+    of ``repr``, ``to_dict`` and ``metrics``.
     """
 
     status: OutcomeStatus
@@ -39,6 +42,7 @@ class MemoryOutcome:
     retries: int = 0
     replays: int = 0
     requests: int = 0
+    committed_snapshot: Snapshot | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of(
@@ -51,6 +55,7 @@ class MemoryOutcome:
         retries: int = 0,
         replays: int = 0,
         requests: int = 0,
+        committed_snapshot: Snapshot | None = None,
     ) -> MemoryOutcome:
         return cls(
             status=status,
@@ -61,6 +66,7 @@ class MemoryOutcome:
             retries=retries,
             replays=replays,
             requests=requests,
+            committed_snapshot=committed_snapshot if status == "committed" else None,
         )
 
     @classmethod

@@ -22,6 +22,7 @@ NO_REASON = "None"
 
 class Action(enum.Enum):
     CHECK_LEDGER = "check_ledger"  # the ledger's condition failed: ask the ledger what happened
+    FORGOTTEN = "forgotten"  # DELETE /memory ran since the load: the turn commits nothing
     REPLAY = "replay"  # a document changed under us: reload and replay the whole batch
     RETRY_SAME = "retry_same"  # conflict or throttling: same request, same token
     FAIL = "fail"  # validation or unknown: never retried
@@ -33,17 +34,24 @@ class Classification:
     code: str
 
 
-def classify_cancellation(reasons: Sequence[str], ledger_index: int) -> Classification:
+def classify_cancellation(
+    reasons: Sequence[str], ledger_index: int, fence_index: int | None = None
+) -> Classification:
     """Decide from the per-item reasons of a cancelled transaction whose last item (at
-    ``ledger_index``) is the ledger update and whose other items are the documents.
+    ``ledger_index``) is the ledger update, whose item at ``fence_index`` (when given) is
+    the forget fence and whose other items are the documents.
 
     The ledger comes first: when it failed, the turn is over (or an ambiguous earlier
-    attempt already committed it) and a replay would be wrong.
+    attempt already committed it) and a replay would be wrong. The fence comes next: after
+    a DELETE /memory the documents fail too, and replaying onto the emptied documents is
+    exactly what must never happen.
     """
     if len(reasons) <= ledger_index:
         return Classification(Action.FAIL, "TransactionCanceled")
     if reasons[ledger_index] == CONDITION_FAILED:
         return Classification(Action.CHECK_LEDGER, CONDITION_FAILED)
+    if fence_index is not None and reasons[fence_index] == CONDITION_FAILED:
+        return Classification(Action.FORGOTTEN, CONDITION_FAILED)
     if CONDITION_FAILED in reasons[:ledger_index]:
         return Classification(Action.REPLAY, CONDITION_FAILED)
     for code in reasons:

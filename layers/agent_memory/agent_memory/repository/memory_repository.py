@@ -47,6 +47,13 @@ if TYPE_CHECKING:
     ClientOrFactory = DynamoDBClient | Callable[[], DynamoDBClient]
 
 
+# The per-user control item (sort key ``settings``) beside the two documents. Its
+# ``forget_generation`` is a random token every DELETE /memory replaces; every commit
+# carries a ConditionCheck that it still equals what the turn's load saw (the forget fence).
+SETTINGS_TYPE = "settings"
+FORGET_GENERATION = "forget_generation"
+
+
 def new_revision() -> str:
     return secrets.token_hex(16)
 
@@ -68,11 +75,13 @@ class DocumentState:
 
 @dataclass(frozen=True)
 class LoadedMemory:
-    """A consistent read of both documents: the snapshot and each document's metadata."""
+    """A consistent read of both documents: the snapshot, each document's metadata and the
+    user's forget generation (``None`` when memory was never forgotten)."""
 
     user_id: str
     snapshot: Snapshot
     documents: Mapping[str, DocumentState] = field(default_factory=dict)
+    forget_generation: str | None = None
 
     def document(self, target: Target) -> DocumentState:
         return self.documents.get(target) or DocumentState(target)
@@ -120,14 +129,23 @@ class MemoryRepository:
         items = self._query_partition(user_id)
         snapshot = Snapshot()
         documents: dict[str, DocumentState] = {}
+        forget_generation: str | None = None
         for item in items:
+            if _string(item, "memory_type") == SETTINGS_TYPE:
+                forget_generation = _string(item, FORGET_GENERATION)
+                continue
             target = _target(item)
             if target is None:
                 continue
             state, entries = _read_document(target, item)
             documents[target] = state
             snapshot = snapshot.replace_entries(target, entries)
-        return LoadedMemory(user_id=user_id, snapshot=snapshot, documents=documents)
+        return LoadedMemory(
+            user_id=user_id,
+            snapshot=snapshot,
+            documents=documents,
+            forget_generation=forget_generation,
+        )
 
     def export(self, user_id: str) -> dict[str, Any]:
         """An operator's export of one user's memory (data-subject requests).
@@ -234,6 +252,21 @@ class MemoryRepository:
                 )
         return writes
 
+    def forget_fence(self, user_id: str, seen_generation: str | None) -> TransactWriteItemTypeDef:
+        """The commit's ConditionCheck that no DELETE /memory happened since the load: the
+        forget generation is still the one the load saw (or still absent)."""
+        check: dict[str, Any] = {
+            "TableName": self._table,
+            "Key": _settings_key(user_id),
+            "ExpressionAttributeNames": {"#generation": FORGET_GENERATION},
+        }
+        if seen_generation is None:
+            check["ConditionExpression"] = "attribute_not_exists(#generation)"
+        else:
+            check["ConditionExpression"] = "#generation = :seen"
+            check["ExpressionAttributeValues"] = {":seen": {"S": seen_generation}}
+        return {"ConditionCheck": check}  # type: ignore[typeddict-item]
+
     def transact_write(self, items: Sequence[TransactWriteItemTypeDef], *, token: str) -> None:
         """Send ONE ``TransactWriteItems`` attempt (no SDK retries: the caller owns them).
 
@@ -249,12 +282,14 @@ class MemoryRepository:
             raise translate_error(error) from error
 
     def delete_all(self, user_id: str) -> None:
-        """Forget both documents in one atomic request (``DELETE /memory``).
+        """Forget both documents and fence every turn that loaded before, in one atomic
+        request (``DELETE /memory``).
 
-        A transaction rather than ``BatchWriteItem``: it is one request either way, but a
-        batch may come back half done (``UnprocessedItems``) and need a retry loop, while
-        the transaction removes both documents or neither. Unconditional deletes are
-        idempotent, so the SDK's retries are safe.
+        The settings item gets a new forget generation (its other attributes stay), so any
+        commit built on an earlier load fails its ConditionCheck. A transaction rather than
+        ``BatchWriteItem``: a batch may come back half done (``UnprocessedItems``), the
+        transaction does all or nothing. A resend by the SDK only draws another generation,
+        which fences the same turns.
         """
         items: list[TransactWriteItemTypeDef] = [
             {
@@ -265,6 +300,17 @@ class MemoryRepository:
             }
             for target in TARGETS
         ]
+        items.append(
+            {
+                "Update": {
+                    "TableName": self._table,
+                    "Key": _settings_key(user_id),
+                    "UpdateExpression": "SET #generation = :new",
+                    "ExpressionAttributeNames": {"#generation": FORGET_GENERATION},
+                    "ExpressionAttributeValues": {":new": {"S": new_revision()}},
+                }
+            }
+        )
         try:
             self._client.transact_write_items(TransactItems=items)
         except (ClientError, BotoCoreError) as error:
@@ -285,6 +331,10 @@ class MemoryRepository:
             raise MemoryUnavailableError(translate_error(error).code) from error
         # Two small documents always fit in one page (1 MB).
         return [dict(item) for item in response.get("Items", [])]
+
+
+def _settings_key(user_id: str) -> dict[str, AttributeValueTypeDef]:
+    return {"user_id": {"S": user_id}, "memory_type": {"S": SETTINGS_TYPE}}
 
 
 def _target(item: Mapping[str, Any]) -> Target | None:

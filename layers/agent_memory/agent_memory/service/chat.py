@@ -193,7 +193,7 @@ class ChatService:
             raise
         outcome = ledger.commit()
         self._record(ledger, outcome, started)
-        return ChatResult(turn_id=turn.turn_id, reply=reply, memory=outcome)
+        return ChatResult(turn_id=turn.turn_id, reply=honest_reply(reply, outcome), memory=outcome)
 
     def _repositories_for(self, turn: ChatTurn) -> tuple[MemoryRepository, LedgerRepository] | None:
         """The repositories, when this turn may use memory: an authenticated route with the
@@ -318,6 +318,31 @@ _DISCARDED_AS: dict[str, Literal["error", "cancelled", "expired"]] = {
     "turn_timeout": "expired",
     "client_disconnected": "cancelled",
 }
+
+
+# What a reply says instead of the model's text when staged writes did not commit: the
+# model was told "staged" and may claim a change that did not happen.
+_NOT_SAVED_REPLIES: dict[str, str] = {
+    "memory_forgotten": "Your memory was deleted while I answered, so I saved nothing to it.",
+    "outcome_unknown": "I cannot tell whether my memory update was saved. Check your memory.",
+    "cancelled": "The turn was cancelled, so I saved nothing to memory.",
+    "expired": "I ran out of time, so I saved nothing to memory.",
+    "conflict": "Memory changed meanwhile and my update no longer applied; I saved nothing.",
+    "unavailable": "Memory could not be reached, so I saved nothing to it.",
+}
+_NOT_SAVED_DEFAULT = "My memory update could not be saved; nothing was changed."
+
+
+def honest_reply(reply: str, outcome: MemoryOutcome) -> str:
+    """The model's reply, unless the turn staged writes that did not commit: then a reply
+    that claims no memory change (the outcome tells the client the details)."""
+    if outcome.operations == 0 or outcome.status in ("committed", "unchanged"):
+        return reply
+    return (
+        _NOT_SAVED_REPLIES.get(outcome.reason or "")
+        or _NOT_SAVED_REPLIES.get(outcome.status)
+        or _NOT_SAVED_DEFAULT
+    )
 
 
 def _tool_result(call: ToolCall, result: dict[str, object]) -> ToolResult:

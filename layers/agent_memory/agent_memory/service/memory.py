@@ -7,7 +7,6 @@ concurrent chat turn can never overwrite each other.
 
 from __future__ import annotations
 
-import contextlib
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
@@ -56,6 +55,20 @@ _EDIT_FAILURES: Mapping[str, tuple[int, str, str]] = {
         503,
         "commit_failed",
         "The edit could not be saved; nothing was changed. Please retry.",
+    ),
+}
+
+# Outcome reasons that say more than their status (checked first).
+_EDIT_FAILURES_BY_REASON: Mapping[str, tuple[int, str, str]] = {
+    "memory_forgotten": (
+        409,
+        "memory_forgotten",
+        "Memory was deleted while the edit ran; nothing was changed.",
+    ),
+    "outcome_unknown": (
+        503,
+        "edit_outcome_unknown",
+        "The edit may or may not have been saved. Read memory before you retry it.",
     ),
 }
 
@@ -120,21 +133,23 @@ class MemoryService:
             )
         outcome = ledger.commit()
         count_outcome(outcome.status, metric="Edits")
-        if outcome.status not in ("committed", "unchanged"):
-            status, code, message = _EDIT_FAILURES[outcome.status]
-            raise MemoryEditRejectedError(status, code, message)
-        return self.documents(user_id)
+        if outcome.status == "committed" and outcome.committed_snapshot is not None:
+            # The documents as committed: reading again could fail after the edit landed
+            # (a 503 that invites a retry which could edit a different entry).
+            return outcome.committed_snapshot
+        if outcome.status == "unchanged":
+            return ledger.snapshot
+        status, code, message = (
+            _EDIT_FAILURES_BY_REASON.get(outcome.reason or "") or _EDIT_FAILURES[outcome.status]
+        )
+        raise MemoryEditRejectedError(status, code, message)
 
     def forget(self, user_id: str) -> None:
-        """Both documents gone. Turns still running are cancelled first, so none of them can
-        replay its batch onto the emptied documents and bring a fact back right after.
-        Forgetting is always allowed, also with the feature off: it only removes data."""
+        """Both documents gone, and every turn that loaded before fenced in the same request
+        (a new forget generation: their commits fail its ConditionCheck, whether or not they
+        have staged anything yet). Forgetting is always allowed, also with the feature off:
+        it only removes data."""
         try:
-            now_ms = self._clock_ms()
-            for turn_id in self._ledger.open_turn_ids(user_id):
-                # A turn that committed meanwhile is simply deleted with the rest.
-                with contextlib.suppress(AlreadyCommittedError):
-                    self._ledger.cancel(user_id, turn_id, now_ms)
             self._memory.delete_all(user_id)
         except RepositoryError:
             raise ApiError(
