@@ -118,12 +118,14 @@ def test_with_the_flag_off_delete_and_cancel_still_work_and_touch_nothing_else(
     turn_id = str(uuid.uuid4())
     cancelled = api.call("POST", f"/turns/{turn_id}/cancel")
 
-    # THEN the delete looked for bob's open turns (none) and removed his documents and
-    # nothing else, in one transaction
+    # THEN the delete removed his documents and fenced his running turns (a new forget
+    # generation in his settings item) and nothing else, in one transaction
     assert forgotten.status == 204
-    assert deletes == {"Query": 1, "TransactWriteItems": 1}
+    assert deletes == {"TransactWriteItems": 1}
     after = snapshot_tables(dynamodb_client, dynamodb_env)
-    assert after["memory"] == alice_items
+    bob_items = [i for i in after["memory"] if i["user_id"]["S"] == "bob"]
+    assert [i["memory_type"]["S"] for i in bob_items] == ["settings"]
+    assert [i for i in after["memory"] if i["user_id"]["S"] == "alice"] == alice_items
     # AND the cancel only wrote a metadata tombstone in the ledger (no memory request)
     assert (cancelled.status, cancelled.body["status"]) == (200, "cancelled")
     assert counter.counts() == {"GetItem": 1, "PutItem": 1}
