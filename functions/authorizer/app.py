@@ -74,6 +74,10 @@ def authorize(event: dict[str, Any]) -> dict[str, Any]:
 
 @logger.inject_lambda_context(log_event=False, clear_state=True)
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    # One entry point for both APIs (the local stack invokes it so): API Gateway builds the
+    # event, and only a WebSocket $connect event has a methodArn and no payload version.
+    if isinstance(event, dict) and "methodArn" in event and event.get("version") != "2.0":
+        return authorize_websocket(event)
     return authorize(event)
 
 

@@ -113,3 +113,16 @@ def test_other_query_parameters_are_left_alone(
     token = dev_issuer.mint("alice")
     event = connect_event(f"agent-memory.v1, bearer.{token}", query={"client": "ios-2.3"})
     assert effect(invoke(authorizer, event)) == "Allow"
+
+
+def test_the_http_entry_point_answers_a_connect_event_as_the_websocket_one(
+    authorizer: Authorizer, dev_issuer: DevIssuer
+) -> None:
+    # GIVEN one $connect event (the local stack invokes the function's lambda_handler)
+    event = connect_event(f"agent-memory.v1, bearer.{dev_issuer.mint('alice')}")
+    # WHEN both entry points answer it THEN they agree, with a policy (not a simple response)
+    via_http_entry = authorizer.module.lambda_handler(event, FakeLambdaContext())
+    assert via_http_entry == invoke(authorizer, event)
+    assert effect(via_http_entry) == "Allow"
+    # AND an HTTP payload-v2 event still gets the simple response
+    assert authorizer.invoke("Bearer forged") == {"isAuthorized": False}
