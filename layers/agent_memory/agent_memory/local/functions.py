@@ -89,7 +89,9 @@ def function_configs(template: Mapping[str, Any]) -> dict[str, FunctionConfig]:
             continue
         properties = resource.get("Properties", {})
         name = Path(str(properties.get("CodeUri", ""))).name
-        if name not in FUNCTIONS:
+        if name not in FUNCTIONS or name in configs:
+            # The first function of a code folder: WebSocketAuthorizerFunction shares
+            # functions/authorizer/ with AuthorizerFunction (same environment and limits).
             continue
         own_env = properties.get("Environment", {}).get("Variables", {})
         configs[name] = FunctionConfig(
