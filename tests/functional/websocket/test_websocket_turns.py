@@ -292,3 +292,31 @@ def test_a_read_only_streamed_turn_costs_one_request_and_a_writing_one_three(
     # THEN no connection lookup is made: 1 and 3 DynamoDB requests
     assert [t.split(".")[-1] for t in read_only] == ["Query"]
     assert [t.split(".")[-1] for t in counted] == ["Query", "PutItem", "TransactWriteItems"]
+
+
+def test_an_unexpected_failure_ends_the_stream_with_an_error_frame_and_commits_nothing(
+    gateway: WebSocketGateway,
+    dynamodb_client: Any,
+    dynamodb_env: Any,
+    ledger_items: Any,
+    monkeypatch: Any,
+) -> None:
+    # GIVEN a turn whose connection check breaks in an unforeseen way (after staging)
+    from agent_memory.service import streaming
+
+    def broken(self: Any) -> None:
+        raise KeyError("SENTINEL-internal-detail")
+
+    monkeypatch.setattr(streaming.ConnectionSink, "confirm_open", broken)
+    connection = gateway.connect()
+    turn_id = str(uuid.uuid4())
+    # WHEN it streams
+    gateway.send(connection, chat("remember: broken on the way", turn_id))
+    # THEN the client gets an error frame without internals, and nothing is committed
+    last = gateway.management.frames_of(connection)[-1]
+    assert last["type"] == "error"
+    assert last["turn_id"] == turn_id
+    assert last["error"]["code"] == "internal_error"
+    assert "SENTINEL" not in json.dumps(last)
+    assert memory_entries(gateway, dynamodb_client, dynamodb_env) == []
+    assert ledger_status(ledger_items, turn_id) == "discarded"

@@ -46,6 +46,8 @@ from agent_memory.websocket.frames import (
 
 logger = Logger(service="agent-memory", child=True)
 
+_INTERNAL_ERROR = ("internal_error", "The turn failed; nothing was saved. Please retry.")
+
 
 class ConnectionSink:
     """The ``DeltaSink`` of one streamed turn: deltas to the client's connection."""
@@ -161,6 +163,12 @@ def stream_chat_turn(
         return turn_id
     except ApiError as error:
         _post_quietly(connection, error_frame(error.code, error.message, turn_id=turn_id))
+        return turn_id
+    except Exception as error:
+        # The turn committed nothing (ChatService.run discards on any failure); the client
+        # learns it failed, never why (the type name goes to the log, not the message).
+        logger.error("streamed turn failed", extra={"error_type": type(error).__name__})
+        _post_quietly(connection, error_frame(*_INTERNAL_ERROR, turn_id=turn_id))
         return turn_id
     body_of_done = chat_response(result).model_dump(mode="json")
     _post_quietly(connection, done_frame(turn_id, result.reply, body_of_done["memory"]))
