@@ -46,8 +46,8 @@ test: lint typecheck cfn-lint sam-validate sam-build pytest ## the whole suite (
 	@echo "==> make test: all checks passed"
 
 lint: $(VENV)/.installed ## ruff
-	$(BIN)/ruff check layers functions tests benchmarks
-	$(BIN)/ruff format --check layers functions tests benchmarks
+	$(BIN)/ruff check layers tools functions tests benchmarks
+	$(BIN)/ruff format --check layers tools functions tests benchmarks
 
 typecheck: $(VENV)/.installed ## mypy (strict on the domain); each handler apart (all are app.py)
 	$(BIN)/mypy

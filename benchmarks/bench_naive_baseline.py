@@ -33,7 +33,6 @@ from pathlib import Path
 
 from agent_memory.domain import Operation, apply_operations, render_document
 from agent_memory.ledger import CancelFlag, TurnLedger
-from agent_memory.local.dynamodb import CREDENTIALS, REGION, LocalDynamoDB
 from agent_memory.repository import (
     CURRENT_SCHEMA_VERSION,
     LedgerRepository,
@@ -42,6 +41,7 @@ from agent_memory.repository import (
     new_client,
     new_revision,
 )
+from agent_memory_tools.local.dynamodb import CREDENTIALS, REGION, LocalDynamoDB
 
 ROOT = Path(__file__).resolve().parents[1]
 TURN_DEADLINE_MS = 20_000

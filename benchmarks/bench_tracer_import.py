@@ -32,7 +32,7 @@ import agent_memory.http, agent_memory.service  # what the handler needs besides
 dependencies = time.perf_counter()
 import agent_memory.telemetry.tracing  # builds the Tracer
 tracing = time.perf_counter()
-from agent_memory.local.functions import function_module
+from agent_memory_tools.local.functions import function_module
 module = function_module("chat")
 finished = time.perf_counter()
 import botocore.client

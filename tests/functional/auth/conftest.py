@@ -13,7 +13,8 @@ import pytest
 from authorizer_support import AUTHORIZER_APP, Authorizer
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
-from agent_memory.auth import AuthSettings, DevIssuer, JWKSServer, serve_jwks
+from agent_memory.auth import AuthSettings
+from agent_memory_tools.dev_auth import DevIssuer, JWKSServer, serve_jwks
 
 
 @pytest.fixture(scope="session")

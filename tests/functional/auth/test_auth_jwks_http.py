@@ -12,13 +12,8 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from jwt.algorithms import ECAlgorithm, RSAAlgorithm
 
-from agent_memory.auth import (
-    AuthSettings,
-    DevIssuer,
-    InvalidTokenError,
-    JWKSServer,
-    TokenVerifier,
-)
+from agent_memory.auth import AuthSettings, InvalidTokenError, TokenVerifier
+from agent_memory_tools.dev_auth import DevIssuer, JWKSServer
 
 
 def _reason(verifier: TokenVerifier, token: str) -> str:

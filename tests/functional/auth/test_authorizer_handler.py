@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from jwt.utils import base64url_encode
 
-from agent_memory.auth import DevIssuer, JWKSServer
+from agent_memory_tools.dev_auth import DevIssuer, JWKSServer
 
 DENY = {"isAuthorized": False}
 

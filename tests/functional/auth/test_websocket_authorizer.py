@@ -10,7 +10,7 @@ from authorizer_support import Authorizer, FakeLambdaContext
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from test_authorizer_handler import BAD_CASES, BadCase
 
-from agent_memory.auth import DevIssuer
+from agent_memory_tools.dev_auth import DevIssuer
 
 METHOD_ARN = "arn:aws:execute-api:eu-west-1:123456789012:abcdef1234/dev/$connect"
 

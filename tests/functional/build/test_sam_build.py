@@ -8,6 +8,7 @@ one simulated event: a smoke test of what would be deployed.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import platform
@@ -21,9 +22,9 @@ from typing import Any
 
 import pytest
 
-from agent_memory.auth import DevIssuer, serve_jwks
-from agent_memory.local.functions import project_root
 from agent_memory.repository import TableNames
+from agent_memory_tools.dev_auth import DevIssuer, serve_jwks
+from agent_memory_tools.local.functions import project_root
 
 pytestmark = pytest.mark.slow
 
@@ -130,14 +131,28 @@ def host_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
 
 
+# Only the function and its layer on the path: the tools package is not there, so the
+# Lambda context is spelled out here rather than borrowed from the local stack.
 SMOKE = textwrap.dedent(
     """
     import json, sys
     sys.path[:0] = [sys.argv[1], sys.argv[2]]
     import app
-    from agent_memory.local.events import LocalLambdaContext
+
+    class Context:
+        function_name = "smoke"
+        function_version = "$LATEST"
+        invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:smoke"
+        memory_limit_in_mb = 512
+        aws_request_id = "00000000-0000-4000-8000-000000000000"
+        log_group_name = "/aws/lambda/smoke"
+        log_stream_name = "local"
+
+        def get_remaining_time_in_millis(self):
+            return 30000
+
     event = json.loads(sys.stdin.read())
-    print(json.dumps(app.lambda_handler(event, LocalLambdaContext(function_name="smoke"))))
+    print(json.dumps(app.lambda_handler(event, Context())))
     """
 )
 
@@ -190,7 +205,11 @@ def run_built_function(
 def test_each_built_function_handles_an_event_from_its_own_artefact(
     host_build: Path, smoke_env: dict[str, str]
 ) -> None:
-    from agent_memory.local.events import authorizer_request_event, http_api_event, scheduled_event
+    from agent_memory_tools.local.events import (
+        authorizer_request_event,
+        http_api_event,
+        scheduled_event,
+    )
 
     identity = {"sub": "smoke-user"}
     authorized = run_built_function(
@@ -234,3 +253,66 @@ def test_each_built_function_handles_an_event_from_its_own_artefact(
     assert json.loads(memory["body"])["memory"]["entries"] == ["built and deployed"]
     assert evaluation["statusCode"] == 200
     assert cleanup == {"expired": 0}
+
+
+TOOLS_PACKAGE = ROOT / "tools" / "agent_memory_tools"
+# Dependencies of the tools only: none may reach the layer.
+TOOLS_ONLY_DISTRIBUTIONS = ("matplotlib", "moto", "uvicorn", "starlette", "agent_memory_tools")
+
+
+def imported_modules(source: str) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_the_built_layer_holds_no_tool_module(default_build: Path) -> None:
+    # GIVEN the built layer and the modules of the tools package
+    layer = default_build / "SharedLayer" / "python"
+    tool_modules = [
+        path.relative_to(TOOLS_PACKAGE)
+        for path in TOOLS_PACKAGE.rglob("*.py")
+        if path.name != "__init__.py"
+    ]
+    assert len(tool_modules) > 30, "the tools package holds the local stack, load test, CLI"
+
+    # WHEN we look for them in the layer, under either package name
+    present = [
+        str(relative)
+        for relative in tool_modules
+        for package in ("agent_memory_tools", "agent_memory")
+        if (layer / package / relative).exists()
+    ]
+    tools_only = [
+        path.name
+        for path in layer.iterdir()
+        if path.name.lower().startswith(TOOLS_ONLY_DISTRIBUTIONS)
+    ]
+
+    # THEN none is there, nor any dependency that only the tools need
+    assert present == []
+    assert tools_only == []
+
+
+def test_no_module_of_the_built_layer_imports_a_tool_module(default_build: Path) -> None:
+    # GIVEN every module of the runtime package as the layer ships it
+    package = default_build / "SharedLayer" / "python" / "agent_memory"
+    modules = sorted(package.rglob("*.py"))
+    assert len(modules) > 40
+
+    # WHEN we read their imports (top level and inside functions alike)
+    offending = {
+        str(path.relative_to(package)): sorted(
+            name
+            for name in imported_modules(path.read_text(encoding="utf-8"))
+            if name.split(".")[0] in {"agent_memory_tools", *TOOLS_ONLY_DISTRIBUTIONS}
+        )
+        for path in modules
+    }
+
+    # THEN none imports the tools package or a tool's dependency
+    assert {name: found for name, found in offending.items() if found} == {}

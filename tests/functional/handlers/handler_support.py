@@ -8,9 +8,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from agent_memory.local.events import LocalLambdaContext, http_api_event
-from agent_memory.local.functions import handler
 from agent_memory.repository import TableNames
+from agent_memory_tools.local.events import LocalLambdaContext, http_api_event
+from agent_memory_tools.local.functions import handler
 
 ROUTE_FUNCTION = {"/chat": "chat", "/eval/chat": "eval"}
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from handler_support import Api, cold_start_with
 
-from agent_memory.local.events import LocalLambdaContext, scheduled_event
-from agent_memory.local.functions import handler
 from agent_memory.repository import RequestCounter
 from agent_memory.repository.clients import get_client
+from agent_memory_tools.local.events import LocalLambdaContext, scheduled_event
+from agent_memory_tools.local.functions import handler
 
 
 def test_the_eval_route_never_reads_or_writes_memory(api: Api) -> None:

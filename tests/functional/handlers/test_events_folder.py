@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from handler_support import Api
 
-from agent_memory.local.events import LocalLambdaContext
-from agent_memory.local.functions import handler, project_root
+from agent_memory_tools.local.events import LocalLambdaContext
+from agent_memory_tools.local.functions import handler, project_root
 
 EVENTS = project_root() / "events"
 FUNCTION_OF = {

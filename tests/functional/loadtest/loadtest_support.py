@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from agent_memory.domain import DELIMITER, LIMITS
-from agent_memory.loadtest.facts import Store, fact_id, user_id
-from agent_memory.loadtest.record import Fact, Outcome, RunRecord, TurnRecord
-from agent_memory.loadtest.runner import Documents, DocumentsRead
+from agent_memory_tools.loadtest.facts import Store, fact_id, user_id
+from agent_memory_tools.loadtest.record import Fact, Outcome, RunRecord, TurnRecord
+from agent_memory_tools.loadtest.runner import Documents, DocumentsRead
 
 RUN = "ltcafe01"
 

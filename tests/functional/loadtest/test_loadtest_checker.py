@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from loadtest_support import RUN, RecordBuilder, documents, holding
 
-from agent_memory.loadtest.checker import Check, check_run
-from agent_memory.loadtest.facts import fact_id
+from agent_memory_tools.loadtest.checker import Check, check_run
+from agent_memory_tools.loadtest.facts import fact_id
 
 
 def failed(checks: list[Check]) -> dict[str, list[str]]:

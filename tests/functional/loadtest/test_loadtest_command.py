@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_memory.cli.main import main
+from agent_memory_tools.cli.main import main
 
 
 @pytest.mark.parametrize(

@@ -8,12 +8,12 @@ import random
 
 import pytest
 
-from agent_memory.loadtest.config import DEFAULT_MIX, LoadTestConfig, parse_mix
-from agent_memory.loadtest.exceptions import ConfigError
-from agent_memory.loadtest.facts import fact_id, fact_ids_in
-from agent_memory.loadtest.plan import PlannedTurn, build_plan
-from agent_memory.loadtest.record import RunRecord
-from agent_memory.loadtest.scenario import Composer
+from agent_memory_tools.loadtest.config import DEFAULT_MIX, LoadTestConfig, parse_mix
+from agent_memory_tools.loadtest.exceptions import ConfigError
+from agent_memory_tools.loadtest.facts import fact_id, fact_ids_in
+from agent_memory_tools.loadtest.plan import PlannedTurn, build_plan
+from agent_memory_tools.loadtest.record import RunRecord
+from agent_memory_tools.loadtest.scenario import Composer
 
 RUN = "ltbeef02"
 

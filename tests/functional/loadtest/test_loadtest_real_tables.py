@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from agent_memory.cli.main import main
 from agent_memory.repository import (
     ENV_ENDPOINT_URL,
     ENV_MEMORY_TABLE,
@@ -20,6 +19,7 @@ from agent_memory.repository import (
     ENV_TURN_LEDGER_TABLE,
     TableNames,
 )
+from agent_memory_tools.cli.main import main
 
 pytestmark = pytest.mark.slow
 

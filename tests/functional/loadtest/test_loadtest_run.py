@@ -12,17 +12,17 @@ from typing import Any
 
 import pytest
 
-from agent_memory.cli.main import main
 from agent_memory.domain import DELIMITER
-from agent_memory.loadtest.checker import expectation
-from agent_memory.loadtest.config import LoadTestConfig
-from agent_memory.loadtest.facts import fact_id, user_id
-from agent_memory.loadtest.record import RunRecord
-from agent_memory.loadtest.session import run_load_test
-from agent_memory.loadtest.targets.dynamodb import MotoTables
-from agent_memory.loadtest.targets.inprocess import InProcessTarget
-from agent_memory.local.functions import project_root
 from agent_memory.repository import CURRENT_SCHEMA_VERSION
+from agent_memory_tools.cli.main import main
+from agent_memory_tools.loadtest.checker import expectation
+from agent_memory_tools.loadtest.config import LoadTestConfig
+from agent_memory_tools.loadtest.facts import fact_id, user_id
+from agent_memory_tools.loadtest.record import RunRecord
+from agent_memory_tools.loadtest.session import run_load_test
+from agent_memory_tools.loadtest.targets.dynamodb import MotoTables
+from agent_memory_tools.loadtest.targets.inprocess import InProcessTarget
+from agent_memory_tools.local.functions import project_root
 
 pytestmark = pytest.mark.slow
 
@@ -170,8 +170,8 @@ def edit_store(
 def test_the_http_target_drives_the_local_stack_and_forgets_its_users(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from agent_memory.auth import DevIssuer
-    from agent_memory.local.stack import LocalStack, StackOptions
+    from agent_memory_tools.dev_auth import DevIssuer
+    from agent_memory_tools.local.stack import LocalStack, StackOptions
 
     # GIVEN the local stack (what `make run` serves) trusting a dev issuer in a temp folder
     monkeypatch.setenv("AGENT_MEMORY_DEV_ISSUER_DIR", str(tmp_path / "issuer"))
@@ -217,7 +217,7 @@ def test_the_http_target_drives_the_local_stack_and_forgets_its_users(
 def test_the_command_module_imports_nothing_heavy_until_it_runs() -> None:
     # GIVEN the loadtest command module and its arguments (what `agent-memory --help` loads)
     probe = (
-        "import argparse, sys; from agent_memory.loadtest import command;"
+        "import argparse, sys; from agent_memory_tools.loadtest import command;"
         "command.add_arguments(argparse.ArgumentParser());"
         "print(sorted(m for m in ('boto3', 'moto', 'matplotlib', 'multiprocessing.pool')"
         " if m in sys.modules))"

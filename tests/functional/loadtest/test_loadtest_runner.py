@@ -10,9 +10,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agent_memory.loadtest.config import LoadTestConfig, parse_mix
-from agent_memory.loadtest.session import run_load_test
-from agent_memory.loadtest.targets.api import ApiAnswer, ApiRequest
+from agent_memory_tools.loadtest.config import LoadTestConfig, parse_mix
+from agent_memory_tools.loadtest.session import run_load_test
+from agent_memory_tools.loadtest.targets.api import ApiAnswer, ApiRequest
 
 EMPTY = {"entries": [], "chars": 0}
 

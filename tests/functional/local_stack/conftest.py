@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from stack_support import RunningStack, start_stack
 
-from agent_memory.auth import DevIssuer
+from agent_memory_tools.dev_auth import DevIssuer
 
 if not sys.platform.startswith("linux"):
     pytest.skip("the local stack tests read /proc", allow_module_level=True)

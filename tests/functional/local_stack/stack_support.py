@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from agent_memory.local.banner import READY_PREFIX
+from agent_memory_tools.local.banner import READY_PREFIX
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 STARTUP_TIMEOUT_SECONDS = 30.0
@@ -146,7 +146,7 @@ def start_stack(
             [
                 sys.executable,
                 "-m",
-                "agent_memory.cli.main",
+                "agent_memory_tools.cli.main",
                 "serve",
                 "--port",
                 "0",

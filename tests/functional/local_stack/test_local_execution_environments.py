@@ -18,14 +18,14 @@ from typing import Any
 import pytest
 from stack_support import is_running
 
-from agent_memory.local.disconnect import ClientWatch
-from agent_memory.local.exceptions import (
+from agent_memory_tools.local.disconnect import ClientWatch
+from agent_memory_tools.local.exceptions import (
     FunctionCrashedError,
     FunctionInitError,
     FunctionTimeoutError,
 )
-from agent_memory.local.functions import FunctionConfig
-from agent_memory.local.invoker import ExecutionEnvironment, FunctionPool
+from agent_memory_tools.local.functions import FunctionConfig
+from agent_memory_tools.local.invoker import ExecutionEnvironment, FunctionPool
 
 pytestmark = pytest.mark.slow
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from stack_support import REPO_ROOT, RunningStack, is_running, port_is_free, start_stack, wait_for
 
-from agent_memory.auth import DevIssuer
+from agent_memory_tools.dev_auth import DevIssuer
 
 pytestmark = pytest.mark.slow
 
@@ -95,7 +95,7 @@ def test_the_scheduled_cleanup_runs_without_failing(stack: RunningStack) -> None
 
 def _serve(*arguments: str, issuer_dir: Path, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "agent_memory.cli.main", "serve", *arguments],
+        [sys.executable, "-m", "agent_memory_tools.cli.main", "serve", *arguments],
         cwd=REPO_ROOT,
         env={**os.environ, "AGENT_MEMORY_DEV_ISSUER_DIR": str(issuer_dir), **env},
         capture_output=True,

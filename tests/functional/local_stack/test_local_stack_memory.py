@@ -12,7 +12,7 @@ import jwt
 import pytest
 from stack_support import REPO_ROOT, Reply, RunningStack, new_turn_id
 
-from agent_memory.auth import DevIssuer
+from agent_memory_tools.dev_auth import DevIssuer
 
 pytestmark = pytest.mark.slow
 
@@ -184,7 +184,7 @@ def test_the_banner_token_command_mints_a_token_the_stack_accepts(
 ) -> None:
     # GIVEN the command the banner tells a newcomer to run
     minted = subprocess.run(
-        [sys.executable, "-m", "agent_memory.cli.main", "token", "newcomer"],
+        [sys.executable, "-m", "agent_memory_tools.cli.main", "token", "newcomer"],
         cwd=REPO_ROOT,
         env={**_env_without_issuer_dir(), "AGENT_MEMORY_DEV_ISSUER_DIR": str(issuer_dir)},
         capture_output=True,

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from operations_support import Api
 
-from agent_memory.operations.cleanup import ProbeCleaner
 from agent_memory.repository import TableNames
 from agent_memory.service import reset_services
+from agent_memory_tools.operations.cleanup import ProbeCleaner
 
 
 @pytest.fixture

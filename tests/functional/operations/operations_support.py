@@ -12,9 +12,9 @@ from typing import Any, Literal
 
 from botocore.exceptions import ReadTimeoutError
 
-from agent_memory.local.events import LocalLambdaContext, http_api_event
-from agent_memory.local.functions import handler
 from agent_memory.repository import TableNames
+from agent_memory_tools.local.events import LocalLambdaContext, http_api_event
+from agent_memory_tools.local.functions import handler
 
 FaultKind = Literal["error_response", "crash", "lost_answer"]
 FAULT_KINDS: tuple[FaultKind, ...] = ("error_response", "crash", "lost_answer")

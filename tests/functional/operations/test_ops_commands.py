@@ -13,11 +13,11 @@ import pytest
 from botocore.stub import Stubber
 from operations_support import snapshot_tables
 
-from agent_memory.cli.main import main
 from agent_memory.ledger import CancelFlag, TurnLedger
-from agent_memory.operations import TargetError, new_run_id, probe_user_id, table_names
-from agent_memory.operations.probe import wall_clock_ms
 from agent_memory.repository import LedgerRepository, MemoryRepository, TableNames
+from agent_memory_tools.cli.main import main
+from agent_memory_tools.operations import TargetError, new_run_id, probe_user_id, table_names
+from agent_memory_tools.operations.probe import wall_clock_ms
 
 SENTINEL = "zq-sentinel-7741-never-logged"
 
@@ -263,7 +263,7 @@ def test_export_failure_is_one_line_without_content(
 
 
 def test_every_public_name_of_the_package_resolves() -> None:
-    import agent_memory.operations as operations
+    import agent_memory_tools.operations as operations
 
     for name in operations.__all__:
         assert getattr(operations, name) is not None, name

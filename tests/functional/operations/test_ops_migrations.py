@@ -22,7 +22,6 @@ from agent_memory.domain import (
     validate_entry,
 )
 from agent_memory.ledger import CancelFlag, TurnLedger
-from agent_memory.operations.probe import wall_clock_ms
 from agent_memory.repository import (
     CURRENT_SCHEMA_VERSION,
     MIGRATIONS,
@@ -32,6 +31,7 @@ from agent_memory.repository import (
     migrate,
 )
 from agent_memory.repository.migrations import canonicalise_v1
+from agent_memory_tools.operations.probe import wall_clock_ms
 
 USER = "alice"
 # A v1 document as a Windows editor or an import would leave it: CRLF line endings, a

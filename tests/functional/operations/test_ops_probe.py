@@ -12,14 +12,11 @@ import jwt
 import pytest
 from operations_support import FAULT_KINDS, FaultInjector, FaultKind, snapshot_tables
 
-from agent_memory.auth import (
-    MAX_SUBJECT_LENGTH,
-    DevIssuer,
-    InvalidTokenError,
-    TokenVerifier,
-)
+from agent_memory.auth import MAX_SUBJECT_LENGTH, InvalidTokenError, TokenVerifier
 from agent_memory.ledger import CancelFlag, TurnLedger
-from agent_memory.operations import (
+from agent_memory.repository import LedgerRepository, MemoryRepository, TableNames
+from agent_memory_tools.dev_auth import DevIssuer
+from agent_memory_tools.operations import (
     NotAProbeUserError,
     ProbeCleaner,
     ReadinessProbe,
@@ -27,8 +24,7 @@ from agent_memory.operations import (
     new_run_id,
     probe_user_id,
 )
-from agent_memory.operations.probe import wall_clock_ms
-from agent_memory.repository import LedgerRepository, MemoryRepository, TableNames
+from agent_memory_tools.operations.probe import wall_clock_ms
 
 CLEANUP_STEP = "cleanup"
 # The final cleanup of a clean run: 2 memory + 3 ledger deletes by key, 2 sweeps, 2 checks.

@@ -22,9 +22,9 @@ import pytest
 from aws_lambda_powertools.logging.filters import SuppressFilter
 from botocore.awsrequest import AWSResponse
 
-from agent_memory.local.events import LocalLambdaContext, http_api_event
-from agent_memory.local.functions import project_root
 from agent_memory.telemetry import SERVICE
+from agent_memory_tools.local.events import LocalLambdaContext, http_api_event
+from agent_memory_tools.local.functions import project_root
 
 # Distinctive, secret-like, and each planted in one place only.
 SENTINELS = {
@@ -269,7 +269,7 @@ class Reply:
 
 def fresh_handler(name: str) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
     """``functions/<name>/app.py`` imported afresh, as a cold start would: its module-level
-    code binds the Tracer that is current now (``agent_memory.local.functions`` keeps one
+    code binds the Tracer that is current now (``agent_memory_tools.local.functions`` keeps one
     copy per process, bound to the Tracer of the first import)."""
     path = project_root() / "functions" / name / "app.py"
     spec = importlib.util.spec_from_file_location(f"traced_{name}_{uuid.uuid4().hex}", path)

@@ -13,7 +13,6 @@ from telemetry_support import (
     memory_update,
 )
 
-from agent_memory.local.events import LocalLambdaContext
 from agent_memory.repository import get_client
 from agent_memory.telemetry import (
     AUTHORIZER_DENIALS,
@@ -25,6 +24,7 @@ from agent_memory.telemetry import (
     TURNS,
     count_memory_unavailable,
 )
+from agent_memory_tools.local.events import LocalLambdaContext
 
 SERVICE = {"service": "agent-memory"}
 

@@ -31,12 +31,12 @@ from telemetry_support import (
     success,
 )
 
-from agent_memory.local.events import LocalLambdaContext
-from agent_memory.local.functions import project_root
 from agent_memory.models import factory
 from agent_memory.repository import get_client
 from agent_memory.service import reset_services
 from agent_memory.telemetry.trace_redaction import RedactedEntity
+from agent_memory_tools.local.events import LocalLambdaContext
+from agent_memory_tools.local.functions import project_root
 
 ADD_ARG = {"target": "memory", "action": "add", "content": f"Codename changed to {ARG}"}
 
@@ -214,7 +214,7 @@ def test_the_sdk_would_record_content_that_the_redaction_removes() -> None:
 
 PROBE = """
 import json, sys
-from agent_memory.local.functions import function_module
+from agent_memory_tools.local.functions import function_module
 module = function_module("chat")
 import botocore.client
 from agent_memory.telemetry.tracing import tracer

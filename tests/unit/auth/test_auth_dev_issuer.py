@@ -11,17 +11,15 @@ from auth_support import StaticKeys
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from agent_memory.auth import (
+from agent_memory.auth import AuthSettings, InvalidTokenError, TokenVerifier
+from agent_memory_tools.dev_auth import (
     DEFAULT_DEV_AUDIENCE,
     DEFAULT_DEV_ISSUER,
-    AuthSettings,
     DevIssuer,
-    InvalidTokenError,
-    TokenVerifier,
     default_key_dir,
     jwk_thumbprint,
 )
-from agent_memory.auth.dev_issuer import PRIVATE_KEY_FILE
+from agent_memory_tools.dev_auth.dev_issuer import PRIVATE_KEY_FILE
 
 # RFC 7638, section 3.1: the example key and its SHA-256 thumbprint.
 RFC7638_JWK = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from agent_memory.local.functions import project_root
+from agent_memory_tools.local.functions import project_root
 
 ROOT = project_root()
 

@@ -6,8 +6,8 @@ import json
 
 from openapi_spec_validator import validate
 
-from agent_memory.cli.main import main
-from agent_memory.local.functions import project_root
+from agent_memory_tools.cli.main import main
+from agent_memory_tools.local.functions import project_root
 
 CHECKED_IN = project_root() / "docs" / "openapi.json"
 

@@ -7,7 +7,7 @@ import threading
 from typing import Any
 
 from agent_memory.http import authenticated_subject, build_resolver
-from agent_memory.local.events import LocalLambdaContext, http_api_event
+from agent_memory_tools.local.events import LocalLambdaContext, http_api_event
 
 
 def test_concurrent_requests_on_one_resolver_keep_their_own_identity() -> None:

@@ -6,8 +6,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from agent_memory.local.disconnect import ClientWatch
-from agent_memory.local.invoker import Invocation
+from agent_memory_tools.local.disconnect import ClientWatch
+from agent_memory_tools.local.invoker import Invocation
 
 Behaviour = Callable[[dict[str, Any], ClientWatch | None], Any]
 

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from agent_memory.local.environment import LOCAL_TABLES, StackWiring, function_environment
-from agent_memory.local.exceptions import StartupError
-from agent_memory.local.functions import FunctionConfig, function_configs, project_root
 from agent_memory.repository.tables import load_template
+from agent_memory_tools.local.environment import LOCAL_TABLES, StackWiring, function_environment
+from agent_memory_tools.local.exceptions import StartupError
+from agent_memory_tools.local.functions import FunctionConfig, function_configs, project_root
 
 ISSUER_ENV = {
     "ISSUER_URL": "urn:dev",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 
-from agent_memory.local.events import (
+from agent_memory_tools.local.events import (
     allowed_methods,
     authorizer_event_for,
     match_route,

@@ -8,14 +8,14 @@ import json
 import pytest
 from local_fakes import FakeFunctions, allow, deny, respond
 
-from agent_memory.local.exceptions import (
+from agent_memory_tools.local.exceptions import (
     FunctionCrashedError,
     FunctionTimeoutError,
     PoolClosedError,
     ThrottledError,
 )
-from agent_memory.local.gateway import GatewayRequest, LocalGateway, proxy_response
-from agent_memory.local.invoker import Invocation
+from agent_memory_tools.local.gateway import GatewayRequest, LocalGateway, proxy_response
+from agent_memory_tools.local.invoker import Invocation
 
 BEARER = (("Authorization", "Bearer token"),)
 

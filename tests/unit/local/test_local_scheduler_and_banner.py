@@ -7,9 +7,9 @@ from pathlib import Path
 
 from local_fakes import FakeFunctions
 
-from agent_memory.local.banner import READY_PREFIX, BannerFacts, banner, client_url
-from agent_memory.local.exceptions import FunctionCrashedError
-from agent_memory.local.scheduler import CleanupSchedule
+from agent_memory_tools.local.banner import READY_PREFIX, BannerFacts, banner, client_url
+from agent_memory_tools.local.exceptions import FunctionCrashedError
+from agent_memory_tools.local.scheduler import CleanupSchedule
 
 
 def test_the_schedule_invokes_cleanup_with_the_scheduled_event_until_closed() -> None:

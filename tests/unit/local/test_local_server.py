@@ -15,9 +15,9 @@ import pytest
 from local_fakes import FakeFunctions, allow, respond
 
 from agent_memory.http.contract import MAX_BODY_BYTES
-from agent_memory.local.disconnect import ClientWatch
-from agent_memory.local.gateway import LocalGateway
-from agent_memory.local.server import LocalApiServer
+from agent_memory_tools.local.disconnect import ClientWatch
+from agent_memory_tools.local.gateway import LocalGateway
+from agent_memory_tools.local.server import LocalApiServer
 
 BEARER = {"Authorization": "Bearer t"}
 

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from agent_memory.ledger import OutcomeStatus
-from agent_memory.operations.target import MEMORY_TABLE_OUTPUT, TURN_LEDGER_TABLE_OUTPUT
 from agent_memory.repository.tables import default_template_path, load_template
 from agent_memory.service import memory_flag
 from agent_memory.telemetry import NAMESPACE, SERVICE
+from agent_memory_tools.operations.target import MEMORY_TABLE_OUTPUT, TURN_LEDGER_TABLE_OUTPUT
 
 TEMPLATE = load_template()
 RESOURCES: dict[str, Any] = TEMPLATE["Resources"]

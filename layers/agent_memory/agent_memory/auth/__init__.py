@@ -2,8 +2,8 @@
 
 ``TokenVerifier(AuthSettings.from_env()).verify(token_from_authorization_header(value))``
 returns the caller's ``VerifiedIdentity`` (its ``subject`` is the memory owner) or raises an
-``InvalidTokenError`` subclass whose ``reason`` is a stable code. ``DevIssuer`` and
-``serve_jwks`` are the local stand-ins for an identity provider.
+``InvalidTokenError`` subclass whose ``reason`` is a stable code. The local stand-ins for an
+identity provider (the dev issuer, the JWKS server) are tools: ``agent_memory_tools.dev_auth``.
 """
 
 from __future__ import annotations
@@ -18,14 +18,6 @@ from agent_memory.auth.config import (
     ENV_LEEWAY,
     JWKS_PATH,
     AuthSettings,
-)
-from agent_memory.auth.dev_issuer import (
-    DEFAULT_DEV_AUDIENCE,
-    DEFAULT_DEV_ISSUER,
-    ENV_DEV_ISSUER_DIR,
-    DevIssuer,
-    default_key_dir,
-    jwk_thumbprint,
 )
 from agent_memory.auth.exceptions import (
     AuthConfigurationError,
@@ -47,7 +39,6 @@ from agent_memory.auth.exceptions import (
     WrongAudienceError,
     WrongIssuerError,
 )
-from agent_memory.auth.jwks_server import JWKSServer, serve_jwks
 from agent_memory.auth.verifier import (
     MAX_SUBJECT_LENGTH,
     MAX_TOKEN_LENGTH,
@@ -69,11 +60,8 @@ __all__ = [
     "ASYMMETRIC_ALGORITHMS",
     "BEARER_SUBPROTOCOL_PREFIX",
     "DEFAULT_ALGORITHMS",
-    "DEFAULT_DEV_AUDIENCE",
-    "DEFAULT_DEV_ISSUER",
     "ENV_ALGORITHMS",
     "ENV_AUDIENCE",
-    "ENV_DEV_ISSUER_DIR",
     "ENV_ISSUER",
     "ENV_JWKS_URL",
     "ENV_LEEWAY",
@@ -85,12 +73,10 @@ __all__ = [
     "AuthConfigurationError",
     "AuthSettings",
     "BadSignatureError",
-    "DevIssuer",
     "DisallowedAlgorithmError",
     "ExpiredTokenError",
     "InvalidSubjectError",
     "InvalidTokenError",
-    "JWKSServer",
     "JWKSUnavailableError",
     "MalformedTokenError",
     "MissingClaimError",
@@ -106,11 +92,8 @@ __all__ = [
     "WeakKeyError",
     "WrongAudienceError",
     "WrongIssuerError",
-    "default_key_dir",
-    "jwk_thumbprint",
     "offered_subprotocols",
     "refuse_token_in_query",
-    "serve_jwks",
     "token_from_authorization_header",
     "token_from_subprotocols",
 ]

@@ -1,0 +1,189 @@
+"""The run's own record of what it asked and what the API answered (thread-safe).
+
+It is the checker's only source of truth about outcomes: which turns the API said it
+committed, which it said it did not, and which it left unknown (no answer, or a 5xx that
+does not say whether anything was saved). It also keeps, per user, the facts the API has
+confirmed committed and nobody has targeted yet: the only facts a later ``replace`` or
+``remove`` may target, so that every fact is targeted at most once and only after its own
+turn completed. That is what makes the oracle exact without knowing the commit order of
+concurrent turns.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from agent_memory.domain import LIMITS
+from agent_memory_tools.loadtest.facts import Store
+
+Outcome = Literal["pending", "committed", "not_committed", "unknown"]
+DELIMITER_CHARS = 3  # "\n§\n" between entries
+
+# Turn kinds whose batch can never commit, whatever the timing.
+NEVER_COMMITS = frozenset({"invalid", "fail", "read"})
+
+
+@dataclass
+class Fact:
+    fid: str
+    user: int
+    target: Store
+    content: str
+    added_by: str  # the key of the turn whose batch adds it
+    claimed_by: str | None = None  # the key of the one turn that replaces or removes it
+
+
+@dataclass
+class TurnRecord:
+    key: str
+    user: int
+    user_id: str
+    turn: int
+    planned_kind: str
+    kind: str
+    variant: str
+    turn_id: str
+    message: str
+    operations: list[dict[str, Any]] = field(default_factory=list)
+    adds: list[str] = field(default_factory=list)
+    claims: list[str] = field(default_factory=list)
+    sleep_seconds: float = 0.0
+    cancel_after: float | None = None
+    # What happened (seconds are relative to the start of the run).
+    started: float | None = None
+    finished: float | None = None
+    latency_ms: float | None = None
+    http_status: int | None = None
+    status: str | None = None
+    reason: str | None = None
+    error_code: str | None = None
+    outcome: Outcome = "pending"
+    requests: dict[str, int] | None = None
+    retry_count: int | None = None
+    cancel_http_status: int | None = None
+    cancel_answer: str | None = None
+
+    @property
+    def replays(self) -> int | None:
+        """Reloads of memory during the commit: each replay reads the documents with one
+        ``Query``, and a turn's only other ``Query`` is its initial load."""
+        if self.requests is None:
+            return None
+        return max(self.requests.get("Query", 0) - 1, 0)
+
+    @property
+    def retries(self) -> int | None:
+        """Resends of the same transaction (re-attempts that were not replays)."""
+        replays = self.replays
+        if self.retry_count is None or replays is None:
+            return None
+        return max(self.retry_count - replays, 0)
+
+    def as_dict(self) -> dict[str, Any]:
+        data = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        data.pop("message")
+        data["replays"] = self.replays
+        data["retries"] = self.retries
+        return data
+
+
+class RunRecord:
+    def __init__(self, run_id: str, users: int) -> None:
+        self.run_id = run_id
+        self.users = users
+        self._lock = threading.Lock()
+        self.turns: dict[str, TurnRecord] = {}
+        self.facts: dict[str, Fact] = {}
+        self._facts_of: dict[int, list[str]] = {user: [] for user in range(users)}
+        self._claimable: dict[int, list[str]] = {user: [] for user in range(users)}
+        self.baseline: dict[int, dict[str, list[str]]] = {}
+        self._status_counts: Counter[str] = Counter()
+
+    # -- dispatch side ---------------------------------------------------------------------
+
+    def register(self, turn: TurnRecord, facts: list[Fact]) -> None:
+        with self._lock:
+            self.turns[turn.key] = turn
+            for fact in facts:
+                self.facts[fact.fid] = fact
+                self._facts_of[fact.user].append(fact.fid)
+
+    def claim(
+        self, user: int, by: str, rng: random.Random, target: Store | None = None
+    ) -> Fact | None:
+        """Reserve one confirmed-committed, untargeted fact of ``user`` for turn ``by``."""
+        with self._lock:
+            pool = [
+                fid
+                for fid in self._claimable[user]
+                if target is None or self.facts[fid].target == target
+            ]
+            if not pool:
+                return None
+            fid = rng.choice(pool)
+            self._claimable[user].remove(fid)
+            fact = self.facts[fid]
+            fact.claimed_by = by
+            return fact
+
+    def estimated_chars(self, user: int, target: Store) -> int:
+        """A pessimistic size of the store: every fact that is or may become present."""
+        with self._lock:
+            total = 0
+            for fid in self._facts_of[user]:
+                fact = self.facts[fid]
+                if fact.target != target or not self._may_be_present(fact):
+                    continue
+                total += len(fact.content) + DELIMITER_CHARS
+            return total
+
+    def has_room(self, user: int, target: Store, extra: int, share: float) -> bool:
+        return (
+            self.estimated_chars(user, target) + extra + DELIMITER_CHARS <= share * LIMITS[target]
+        )
+
+    def _may_be_present(self, fact: Fact) -> bool:
+        adder = self.turns[fact.added_by]
+        if adder.kind in NEVER_COMMITS or adder.outcome == "not_committed":
+            return False
+        if fact.claimed_by is None:
+            return True
+        return self.turns[fact.claimed_by].outcome != "committed"
+
+    # -- result side -----------------------------------------------------------------------
+
+    def start(self, key: str, at: float) -> None:
+        with self._lock:
+            self.turns[key].started = at
+
+    def finish(self, key: str, at: float, **results: Any) -> None:
+        with self._lock:
+            turn = self.turns[key]
+            for name, value in results.items():
+                setattr(turn, name, value)
+            turn.finished = at
+            self._status_counts[turn.status or "?"] += 1
+            if turn.outcome == "committed":
+                self._claimable[turn.user].extend(
+                    fid for fid in turn.adds if self.facts[fid].claimed_by is None
+                )
+
+    def cancel_answered(self, key: str, http_status: int, answer: str) -> None:
+        with self._lock:
+            turn = self.turns[key]
+            turn.cancel_http_status = http_status
+            turn.cancel_answer = answer
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def finished_turns(self) -> list[TurnRecord]:
+        with self._lock:
+            return [turn for turn in self.turns.values() if turn.finished is not None]
+
+    def status_counts(self) -> Counter[str]:
+        with self._lock:
+            return Counter(self._status_counts)

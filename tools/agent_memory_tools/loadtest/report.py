@@ -1,0 +1,168 @@
+"""The JSON report and the printed summary of a run."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from agent_memory_tools.loadtest.checker import Check
+from agent_memory_tools.loadtest.config import LoadTestConfig
+from agent_memory_tools.loadtest.record import RunRecord
+from agent_memory_tools.loadtest.runner import DocumentsRead
+
+REPORT_VERSION = 1
+
+
+def machine() -> dict[str, Any]:
+    return {
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "system": f"{platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+    }
+
+
+def build_report(
+    *,
+    config: LoadTestConfig,
+    target: Mapping[str, Any],
+    summary: Mapping[str, Any],
+    definitions: Mapping[str, str],
+    checks: Sequence[Check],
+    record: RunRecord,
+    final: Mapping[int, DocumentsRead],
+    started_at: str,
+) -> dict[str, Any]:
+    return {
+        "report_version": REPORT_VERSION,
+        "run_id": config.run_id,
+        "started_at": started_at,
+        "passed": all(check.passed for check in checks),
+        "config": {
+            "users": config.users,
+            "turns_per_user": config.turns,
+            "concurrency": config.concurrency,
+            "seed": config.seed,
+            "mix": config.mix.as_dict(),
+            "duration_limit": config.duration_limit,
+            "same_user_in_flight": config.same_user_in_flight,
+        },
+        "target": dict(target),
+        "machine": machine(),
+        "summary": dict(summary),
+        "definitions": dict(definitions),
+        "checks": [check.as_dict() for check in checks],
+        "turns": [
+            turn.as_dict() for turn in sorted(record.turns.values(), key=lambda t: (t.user, t.turn))
+        ],
+        "final_documents": {
+            str(user): (
+                {"entries": dict(read.documents.entries)}
+                if read.documents
+                else {"error": read.error}
+            )
+            for user, read in sorted(final.items())
+        },
+    }
+
+
+def write_report(report: Mapping[str, Any], directory: Path) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"loadtest-{report['run_id']}.json"
+    path.write_text(json.dumps(report, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+    return path
+
+
+def summary_text(report: Mapping[str, Any], files: Sequence[str]) -> str:
+    summary = report["summary"]
+    config = report["config"]
+    target = report["target"]
+    latency = summary["latency_ms"]
+    quiet = summary["latency_ms_without_sleep"]
+    lines = [
+        f"agent-memory loadtest {report['run_id']}: {config['users']} users x"
+        f" {config['turns_per_user']} turns, {config['concurrency']} in flight"
+        f" (up to {config['same_user_in_flight']} per user), seed {config['seed']},"
+        f" target {_describe_target(target)}",
+        f"  turns           {summary['turns']} of {summary['planned_turns']} in"
+        f" {summary['seconds']:.1f} s = {summary['turns_per_second']:.1f} turns/s"
+        + ("  (stopped at the duration limit)" if summary["stopped_early"] else ""),
+        f"  latency ms      p50 {latency['p50']:.0f}  p95 {latency['p95']:.0f}"
+        f"  p99 {latency['p99']:.0f}  max {latency['max']:.0f}"
+        f"   (without cancel turns' 1 s sleep: p50 {quiet['p50']:.0f}"
+        f"  p95 {quiet['p95']:.0f}  p99 {quiet['p99']:.0f})",
+        "  outcomes        " + _counts(summary["outcomes"]),
+        "  by kind         "
+        + "; ".join(
+            f"{kind} {data['turns']} ({_counts(data['outcomes'])})"
+            for kind, data in summary["by_kind"].items()
+        ),
+    ]
+    if summary["cancel_answers"]:
+        lines.append("  cancel answers  " + _counts(summary["cancel_answers"]))
+    if summary["conversions"]:
+        lines.append(
+            "  re-planned      "
+            + _counts(summary["conversions"])
+            + "  (no confirmed fact to target yet, or a store near its limit)"
+        )
+    commit = summary.get("commit")
+    if commit:
+        lines.append(
+            f"  commit          {commit['re_attempts']} re-attempts = {commit['retries']}"
+            f" retries + {commit['replays']} replays, in {commit['turns_with_re_attempts']}"
+            f" turns (max {commit['max_re_attempts_in_a_turn']} in one turn;"
+            f" {commit['re_attempts_per_committed_turn']:.2f} per committed turn)"
+        )
+    else:
+        lines.append(
+            "  commit          retries, replays and DynamoDB requests are not visible over HTTP"
+            " (the in-process target measures them)"
+        )
+    requests = summary.get("dynamodb_requests_per_turn")
+    if requests:
+        lines.append(
+            f"  DynamoDB        {requests['all_turns']} requests per turn"
+            f" (read-only {requests['read_only_turns']},"
+            f" committed {requests['committed_turns']},"
+            f" committed without re-attempts {requests['committed_turns_without_re_attempts']})"
+        )
+    lines.append("  checks")
+    for check in report["checks"]:
+        mark = "ok  " if check["passed"] else "FAIL"
+        lines.append(f"    {mark} {check['name']}: {check['description']}")
+        for violation in check["violations"]:
+            lines.append(f"         - {violation}")
+        hidden = check["violation_count"] - len(check["violations"])
+        if hidden > 0:
+            lines.append(f"         ... and {hidden} more (see the report)")
+    for name in files:
+        lines.append(f"  wrote           {name}")
+    verdict = (
+        "PASSED"
+        if report["passed"]
+        else "FAILED: "
+        + ", ".join(check["name"] for check in report["checks"] if not check["passed"])
+    )
+    lines.append(f"  result          {verdict}")
+    return "\n".join(lines)
+
+
+def _counts(counts: Mapping[str, Any]) -> str:
+    return ", ".join(f"{name} {value}" for name, value in counts.items()) or "none"
+
+
+def _describe_target(target: Mapping[str, Any]) -> str:
+    if target.get("kind") == "http":
+        return f"{target.get('url')} (HTTP)"
+    dynamodb = target.get("dynamodb", {})
+    return f"in-process ({target.get('environments')} workers, DynamoDB: {dynamodb.get('kind')})"
+
+
+def stderr_is_tty() -> bool:
+    return sys.stderr.isatty()

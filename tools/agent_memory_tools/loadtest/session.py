@@ -1,0 +1,121 @@
+"""One load test from start to finish: plan, target, load, check, report."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from agent_memory_tools.loadtest.chart import matplotlib_missing, write_chart
+from agent_memory_tools.loadtest.checker import Check, check_run
+from agent_memory_tools.loadtest.config import LoadTestConfig
+from agent_memory_tools.loadtest.plan import build_plan
+from agent_memory_tools.loadtest.progress import Progress
+from agent_memory_tools.loadtest.record import RunRecord
+from agent_memory_tools.loadtest.report import build_report, summary_text, write_report
+from agent_memory_tools.loadtest.runner import Runner
+from agent_memory_tools.loadtest.stats import DEFINITIONS, summarize
+from agent_memory_tools.loadtest.targets.api import Target
+
+BeforeCheck = Callable[[Target, RunRecord], None]
+
+
+@dataclass(frozen=True)
+class LoadTestResult:
+    passed: bool
+    report: dict[str, Any]
+    report_path: Path
+    chart_path: Path | None
+    checks: list[Check]
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.passed else 1
+
+
+def run_load_test(
+    config: LoadTestConfig,
+    target: Target,
+    *,
+    cleanup: bool = False,
+    before_check: BeforeCheck | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> LoadTestResult:
+    """Run it. ``cleanup`` forgets the run's users afterwards (HTTP and real tables);
+    ``before_check`` runs between the load and the final read (tests plant violations)."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    plan = build_plan(config)
+    record = RunRecord(config.run_id, config.users)
+    started_at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    print(
+        f"agent-memory loadtest {config.run_id}: starting the {target.name} target ...",
+        file=err,
+        flush=True,
+    )
+    try:
+        target.start()
+        progress = Progress(len(plan.order), err, enabled=config.progress)
+        runner = Runner(config, target, plan, record, progress)
+        runner.prepare()
+        dispatched = runner.dispatch()
+        if before_check is not None:
+            before_check(target, record)
+        final = runner.read_documents()
+        checks = check_run(record, final)
+        summary = summarize(
+            record,
+            seconds=dispatched.seconds,
+            planned=len(plan.order),
+            stopped_early=dispatched.stopped_early,
+            measures_requests=target.measures_requests,
+        )
+        report = build_report(
+            config=config,
+            target=target.describe(),
+            summary=summary,
+            definitions=DEFINITIONS,
+            checks=checks,
+            record=record,
+            final=final,
+            started_at=started_at,
+        )
+        config.report_dir.mkdir(parents=True, exist_ok=True)
+        chart_path, chart_note = _chart(report, record, config.report_dir)
+        report["chart"] = chart_path.name if chart_path else None
+        report_path = write_report(report, config.report_dir)
+        files = [str(report_path)] + ([str(chart_path)] if chart_path else [])
+        print(summary_text(report, files), file=out, flush=True)
+        if chart_note:
+            print(f"agent-memory loadtest: {chart_note}", file=err)
+        if cleanup:
+            failed = runner.forget_users()
+            if failed:
+                print(f"agent-memory loadtest: could not forget {failed} users", file=err)
+    finally:
+        target.close()
+    return LoadTestResult(
+        passed=bool(report["passed"]),
+        report=report,
+        report_path=report_path,
+        chart_path=chart_path,
+        checks=checks,
+    )
+
+
+def _chart(
+    report: dict[str, Any], record: RunRecord, directory: Path
+) -> tuple[Path | None, str | None]:
+    missing = matplotlib_missing()
+    if missing:
+        return None, missing
+    latencies = [t.latency_ms for t in record.finished_turns() if t.latency_ms is not None]
+    path = directory / f"loadtest-{report['run_id']}.png"
+    try:
+        return write_chart(report, latencies, path), None
+    except Exception as error:  # a chart is a convenience: never fail the run for it
+        return None, f"the chart could not be drawn: {type(error).__name__}: {error}"

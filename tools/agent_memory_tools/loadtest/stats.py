@@ -1,0 +1,168 @@
+"""The summary figures of a run: throughput, latency percentiles, outcomes, commit effort."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from agent_memory_tools.loadtest.config import KINDS
+from agent_memory_tools.loadtest.record import RunRecord, TurnRecord
+
+MAX_TIMELINE_BUCKETS = 60
+BUCKET_WIDTHS = (0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600)
+
+DEFINITIONS = {
+    "latency_ms": (
+        "in-process: authorizer + handler time of one invocation in a warm worker (no"
+        " network); http: the client's time from request to full response"
+    ),
+    "latency_ms_without_sleep": "as latency_ms, without the cancel turns (they sleep 1 s)",
+    "turns_per_second": "finished turns / wall time from the first dispatch to the last answer",
+    "commit.re_attempts": (
+        "retry_count of the turn's `memory turn` log record: resends of the same transaction"
+        " (retries) plus reload-and-reapply rounds (replays)"
+    ),
+    "commit.replays": (
+        "memory reloads during the commit: the turn's DynamoDB Query requests minus its"
+        " initial load"
+    ),
+    "commit.retries": "re_attempts minus replays (same-request resends after conflicts/throttling)",
+    "dynamodb_requests_per_turn": (
+        "HTTP requests the invocation's DynamoDB clients sent (botocore before-send, SDK"
+        " retries included), averaged over turns"
+    ),
+}
+
+
+def percentile(ordered: Sequence[float], p: float) -> float:
+    """Nearest-rank percentile of an ascending sequence (0 when empty)."""
+    if not ordered:
+        return 0.0
+    rank = max(1, math.ceil(p / 100 * len(ordered)))
+    return float(ordered[min(rank, len(ordered)) - 1])
+
+
+def latency_summary(values: Iterable[float]) -> dict[str, float]:
+    ordered = sorted(values)
+    return {
+        "count": len(ordered),
+        "p50": round(percentile(ordered, 50), 2),
+        "p95": round(percentile(ordered, 95), 2),
+        "p99": round(percentile(ordered, 99), 2),
+        "max": round(ordered[-1], 2) if ordered else 0.0,
+        "mean": round(sum(ordered) / len(ordered), 2) if ordered else 0.0,
+    }
+
+
+def summarize(
+    record: RunRecord,
+    *,
+    seconds: float,
+    planned: int,
+    stopped_early: bool,
+    measures_requests: bool,
+) -> dict[str, Any]:
+    turns = record.finished_turns()
+    latencies = [t.latency_ms for t in turns if t.latency_ms is not None]
+    return {
+        "turns": len(turns),
+        "planned_turns": planned,
+        "stopped_early": stopped_early,
+        "seconds": round(seconds, 3),
+        "turns_per_second": round(len(turns) / seconds, 2) if seconds > 0 else 0.0,
+        "latency_ms": latency_summary(latencies),
+        "latency_ms_without_sleep": latency_summary(
+            t.latency_ms for t in turns if t.latency_ms is not None and not t.sleep_seconds
+        ),
+        "outcomes": dict(Counter(t.status or "?" for t in turns).most_common()),
+        "outcome_classes": dict(Counter(t.outcome for t in turns).most_common()),
+        "by_kind": _by_kind(turns),
+        "conversions": dict(
+            Counter(f"{t.planned_kind}->{t.kind}" for t in turns if t.planned_kind != t.kind)
+        ),
+        "cancel_answers": dict(
+            Counter(t.cancel_answer or "not sent" for t in turns if t.cancel_after is not None)
+        ),
+        "commit": _commit(turns) if measures_requests else None,
+        "dynamodb_requests_per_turn": _requests(turns) if measures_requests else None,
+        "timeline": timeline(turns, seconds),
+    }
+
+
+def _by_kind(turns: Sequence[TurnRecord]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for kind in KINDS:
+        of_kind = [t for t in turns if t.kind == kind]
+        if not of_kind:
+            continue
+        result[kind] = {
+            "turns": len(of_kind),
+            "outcomes": dict(Counter(t.status or "?" for t in of_kind).most_common()),
+            "latency_ms": latency_summary(
+                t.latency_ms for t in of_kind if t.latency_ms is not None
+            ),
+        }
+    return result
+
+
+def _commit(turns: Sequence[TurnRecord]) -> dict[str, Any]:
+    measured = [t for t in turns if t.retry_count is not None]
+    committed = [t for t in measured if t.outcome == "committed"]
+    re_attempts = [t.retry_count or 0 for t in measured]
+    return {
+        "turns_measured": len(measured),
+        "re_attempts": sum(re_attempts),
+        "retries": sum(t.retries or 0 for t in measured),
+        "replays": sum(t.replays or 0 for t in measured),
+        "turns_with_re_attempts": sum(1 for n in re_attempts if n),
+        "max_re_attempts_in_a_turn": max(re_attempts, default=0),
+        "re_attempts_per_committed_turn": (
+            round(sum(t.retry_count or 0 for t in committed) / len(committed), 3)
+            if committed
+            else 0.0
+        ),
+    }
+
+
+def _requests(turns: Sequence[TurnRecord]) -> dict[str, Any]:
+    def mean_of(group: Sequence[TurnRecord]) -> float | None:
+        counted = [sum(t.requests.values()) for t in group if t.requests is not None]
+        return round(sum(counted) / len(counted), 2) if counted else None
+
+    by_operation: Counter[str] = Counter()
+    counted = [t for t in turns if t.requests is not None]
+    for turn in counted:
+        by_operation.update(turn.requests or {})
+    return {
+        "all_turns": mean_of(turns),
+        "read_only_turns": mean_of(
+            [t for t in turns if t.kind == "read" and t.status == "unchanged"]
+        ),
+        "committed_turns": mean_of([t for t in turns if t.outcome == "committed"]),
+        "committed_turns_without_re_attempts": mean_of(
+            [t for t in turns if t.outcome == "committed" and not t.retry_count]
+        ),
+        "by_operation_per_turn": {
+            op: round(n / len(counted), 3) for op, n in sorted(by_operation.items())
+        }
+        if counted
+        else {},
+    }
+
+
+def timeline(turns: Sequence[TurnRecord], seconds: float) -> dict[str, Any]:
+    """Outcomes by the time the turns finished, in at most ``MAX_TIMELINE_BUCKETS`` buckets."""
+    wanted = max(seconds, 1e-9) / MAX_TIMELINE_BUCKETS
+    width = float(next((w for w in BUCKET_WIDTHS if w >= wanted), math.ceil(wanted)))
+    buckets: dict[int, Counter[str]] = {}
+    for turn in turns:
+        if turn.finished is None:
+            continue
+        buckets.setdefault(int(turn.finished // width), Counter())[turn.status or "?"] += 1
+    count = int(max(buckets, default=-1)) + 1
+    return {
+        "bucket_seconds": width,
+        "buckets": [dict(buckets.get(i, Counter())) for i in range(count)],
+    }

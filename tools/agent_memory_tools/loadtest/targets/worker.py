@@ -1,0 +1,154 @@
+"""The in-process target's execution environments: worker processes that each run the real
+authorizer and handlers for one request at a time, as a Lambda execution environment does.
+
+Why processes and not threads of the load test itself: Powertools' event handler keeps the
+current event on a class attribute (``BaseRouter.current_event``) shared by every resolver
+of a process, so concurrent invocations in one process can each read the other's event,
+identity included. Tried with threads, a turn then commits another user's request and the
+checker reports lost and foreign facts that the deployed service (one invocation per
+environment) would never produce.
+
+Each request runs through ``LocalGateway`` (what API Gateway does: 401 without a token, the
+authorizer's decision, its context into the event, the route's function) with an invoker
+that calls the handlers directly. The worker also counts the DynamoDB requests of the
+invocation (``RequestCounter`` on the process-wide clients) and reads the turn's
+``memory turn`` log record for its commit re-attempts.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+import time
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+_environment: _Environment | None = None
+
+
+@dataclass
+class _Environment:
+    gateway: Any
+    counter: Any
+    capture: _TurnRecordCapture
+    barrier: Any
+
+
+class _TurnRecordCapture(logging.Handler):
+    """Keeps the ``retry_count`` of the ``memory turn`` record of the current invocation."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.INFO)
+        self.retry_count: int | None = None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.msg == "memory turn":
+            value = getattr(record, "retry_count", None)
+            self.retry_count = int(value) if isinstance(value, int) else None
+
+
+class _DirectInvoker:
+    """The gateway's ``Invoker``: calls the loaded handlers in this process."""
+
+    def __init__(self, handlers: Mapping[str, Any], timeouts_ms: Mapping[str, int]) -> None:
+        self._handlers = handlers
+        self._timeouts_ms = timeouts_ms
+
+    def invoke(self, function: str, event: dict[str, Any], *, watch: Any = None) -> Any:
+        from agent_memory_tools.local.events import LocalLambdaContext
+        from agent_memory_tools.local.exceptions import FunctionCrashedError
+        from agent_memory_tools.local.invoker import Invocation
+
+        context = LocalLambdaContext(function, timeout_ms=self._timeouts_ms.get(function, 30_000))
+        try:
+            return Invocation(self._handlers[function](event, context))
+        except Exception as error:  # Lambda reports a crashed invocation, not its trace
+            raise FunctionCrashedError(f"{function} raised {type(error).__name__}") from None
+
+
+def initialize(
+    env: Mapping[str, str],
+    unset: Sequence[str],
+    timeouts_ms: Mapping[str, int],
+    barrier: Any,
+) -> None:
+    """The process's init phase: environment, handlers, clients, counters."""
+    global _environment
+    # Ctrl-C is the load test's to handle: it lets the turns in flight finish, then stops us.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _silence_stdout()
+    # What PYTHONWARNINGS does for the local stack (it is read only at interpreter start).
+    warnings.filterwarnings("ignore", message="No application metrics to publish")
+    for name in unset:
+        os.environ.pop(name, None)
+    os.environ.update(env)
+
+    from agent_memory.repository import RequestCounter, get_client, get_transaction_client
+    from agent_memory.telemetry.powertools import SERVICE
+    from agent_memory_tools.local.functions import handler
+    from agent_memory_tools.local.gateway import LocalGateway
+
+    handlers = {name: handler(name) for name in timeouts_ms}
+    counter = RequestCounter().attach(get_client(), get_transaction_client())
+    capture = _TurnRecordCapture()
+    logging.getLogger(SERVICE).addHandler(capture)
+    _environment = _Environment(
+        gateway=LocalGateway(_DirectInvoker(handlers, timeouts_ms)),
+        counter=counter,
+        capture=capture,
+        barrier=barrier,
+    )
+
+
+def ready(warm_up: Sequence[Mapping[str, Any]], timeout: float) -> int:
+    """Wait until every environment holds one of these calls (so each one is started and
+    initialised before the load begins), then warm it up with ``warm_up``; returns the pid."""
+    environment = _require()
+    environment.barrier.wait(timeout)
+    for request in warm_up:
+        handle(request)
+    return os.getpid()
+
+
+def handle(request: Mapping[str, Any]) -> dict[str, Any]:
+    """One API request: ``method``, ``path``, ``headers`` (pairs), ``body`` (bytes)."""
+    from agent_memory_tools.local.gateway import GatewayRequest
+
+    environment = _require()
+    environment.counter.reset()
+    environment.capture.retry_count = None
+    started = time.perf_counter()
+    response = environment.gateway.handle(
+        GatewayRequest(
+            method=str(request["method"]),
+            path=str(request["path"]),
+            headers=tuple(request["headers"]),
+            body=bytes(request["body"]),
+        )
+    )
+    latency_ms = (time.perf_counter() - started) * 1000
+    return {
+        "status": response.status,
+        "body": response.body,
+        "latency_ms": latency_ms,
+        "requests": environment.counter.counts(),
+        "retry_count": environment.capture.retry_count,
+    }
+
+
+def _require() -> _Environment:
+    if _environment is None:
+        raise RuntimeError("the load-test worker was not initialised")
+    return _environment
+
+
+def _silence_stdout() -> None:
+    """The handlers log JSON and print metrics to stdout: not onto the load test's terminal."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.close(devnull)
+    sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (lives with the process)
