@@ -7,6 +7,7 @@ import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qsl
 
 from agent_memory.repository import TableNames
 from agent_memory_tools.local.events import LocalLambdaContext, http_api_event
@@ -41,14 +42,18 @@ class Api:
         headers: Mapping[str, str] | None = None,
         raw_body: str | None = None,
     ) -> Reply:
+        path, _, query = path.partition("?")
         function = ROUTE_FUNCTION.get(path, "memory_api")
         event = http_api_event(
             method,
             path,
+            query=query,
             body=raw_body if raw_body is not None else body,
             headers=headers,
             authorizer_context={"sub": user} if user is not None else None,
         )
+        if query:
+            event["queryStringParameters"] = dict(parse_qsl(query))
         if raw_body is not None and headers and "content-type" in {k.lower() for k in headers}:
             event["headers"].update({k.lower(): v for k, v in headers.items()})
         response = handler(function)(event, LocalLambdaContext(function_name=function))

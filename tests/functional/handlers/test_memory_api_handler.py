@@ -7,14 +7,26 @@ from handler_support import Api, new_turn_id
 
 
 def test_get_returns_both_documents_with_usage(api: Api) -> None:
-    api.chat("remember: The API uses pydantic.\nabout me: Writes Python.")
+    turn = api.chat("remember: The API uses pydantic.\nabout me: Writes Python.").body
 
     reply = api.call("GET", "/memory")
 
     assert reply.status == 200
+    written = reply.body["memory"]["provenance"][0]["updated_at"]
+    provenance = [{"source": "chat", "turn_id": turn["turn_id"], "updated_at": written}]
     assert reply.body == {
-        "user": {"entries": ["Writes Python."], "chars": 14, "limit": 1375},
-        "memory": {"entries": ["The API uses pydantic."], "chars": 22, "limit": 2200},
+        "user": {
+            "entries": ["Writes Python."],
+            "chars": 14,
+            "limit": 1375,
+            "provenance": provenance,
+        },
+        "memory": {
+            "entries": ["The API uses pydantic."],
+            "chars": 22,
+            "limit": 2200,
+            "provenance": provenance,
+        },
     }
 
 

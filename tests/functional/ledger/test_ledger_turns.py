@@ -48,7 +48,12 @@ def request_counter(dynamodb_client: Any, transaction_client: Any) -> Iterator[R
 
 
 def stored(scan_table: Any, table: str) -> dict[str, str]:
-    return {item["memory_type"]["S"]: item["content"]["S"] for item in scan_table(table)}
+    """The stored documents (history records and settings left out)."""
+    return {
+        item["memory_type"]["S"]: item["content"]["S"]
+        for item in scan_table(table)
+        if item["memory_type"]["S"] in ("user", "memory")
+    }
 
 
 def ledger_items(scan_table: Any, table: str) -> dict[str, dict[str, Any]]:
@@ -76,15 +81,19 @@ def test_uncontended_writing_turn_makes_three_requests(
     # WHEN the model adds one fact and the turn commits
     result = ledger.call_tool(add("memory", "The project deploys with SAM."))
     outcome = ledger.commit()
-    # THEN: load, ledger open, commit - exactly
+    # THEN: load, ledger open, commit (documents, history record and ledger) - exactly
     assert result["success"] is True
     assert outcome.status == "committed"
     assert request_counter.counts() == {"Query": 1, "PutItem": 1, "TransactWriteItems": 1}
     assert outcome.requests == 3
     assert (outcome.retries, outcome.replays) == (0, 0)
+    assert outcome.commit_id is not None
+    history = [i for i in scan_table(table_names.memory) if i["memory_type"]["S"] != "memory"]
+    assert [i["commit_id"]["S"] for i in history] == [outcome.commit_id]
     assert outcome.to_dict() == {
         "status": "committed",
         "operations": 1,
+        "commit_id": outcome.commit_id,
         "user": {"chars": 0, "limit": LIMITS["user"]},
         "memory": {"chars": len("The project deploys with SAM."), "limit": LIMITS["memory"]},
     }
@@ -448,7 +457,7 @@ def test_reused_turn_id_is_a_conflict(turns: Turns, scan_table: Any, table_names
     assert result["error"]["code"] == "memory_unavailable"
     assert outcome.status == "conflict"
     assert outcome.reason == "turn_id_reused"
-    assert [i["content"]["S"] for i in scan_table(table_names.memory)] == ["First."]
+    assert list(stored(scan_table, table_names.memory).values()) == ["First."]
 
 
 def test_discard_ends_a_failed_turn(turns: Turns, scan_table: Any, table_names: Any) -> None:
@@ -556,4 +565,4 @@ def test_a_resent_ledger_open_is_recognised_as_the_turns_own(
     # THEN it is not mistaken for a reused turn id: the fact is committed, once
     assert result["success"] is True
     assert outcome.status == "committed"
-    assert [i["content"]["S"] for i in scan_table(table_names.memory)] == ["Saved once."]
+    assert list(stored(scan_table, table_names.memory).values()) == ["Saved once."]

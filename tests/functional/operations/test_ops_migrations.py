@@ -78,8 +78,9 @@ def begin(memory: MemoryRepository, ledger: LedgerRepository) -> TurnLedger:
 
 
 def test_the_registry_migrates_v1_to_the_current_version() -> None:
-    assert CURRENT_SCHEMA_VERSION == 2
+    assert CURRENT_SCHEMA_VERSION == 3
     assert MIGRATIONS[1] is canonicalise_v1
+    assert MIGRATIONS[2](V1_CONTENT) == V1_CONTENT  # v3 adds provenance beside the content
     assert parse_document(migrate(V1_CONTENT, 1)) == V1_ENTRIES
     assert migrate(V1_CONTENT, CURRENT_SCHEMA_VERSION) == V1_CONTENT  # nothing to do
 
@@ -197,7 +198,11 @@ def test_a_normal_commit_writes_the_migrated_document_at_the_current_version(
     assert turn.commit().status == "committed"
     # THEN the item is canonical, at the current version, with a new revision and its
     # creation time kept
-    [item] = snapshot_tables(dynamodb_client, table_names)["memory"]
+    [item] = [
+        i
+        for i in snapshot_tables(dynamodb_client, table_names)["memory"]
+        if i["memory_type"]["S"] == "memory"
+    ]
     assert item["schema_version"] == {"N": str(CURRENT_SCHEMA_VERSION)}
     assert item["content"] == {"S": render_document((*V1_ENTRIES[:2], "One-line fact."))}
     assert item["revision"] != {"S": "rev-v1"}

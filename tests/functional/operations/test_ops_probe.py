@@ -202,11 +202,12 @@ def test_the_cleanup_removes_what_a_killed_probe_left_behind(
     )
     turn.call_tool({"operations": [{"target": "user", "action": "add", "content": "Probe."}]})
     assert turn.commit().status == "committed"
-    assert len(cleaner.leftovers(user_id)) == 2
+    # The user document, its history record, the ledger item.
+    assert len(cleaner.leftovers(user_id)) == 3
 
     # WHEN the cleanup runs for that run id alone (no turn ids known)
     cleaner.remove(user_id)
 
-    # THEN the partition sweep found and deleted both items, and nothing else changed
+    # THEN the partition sweep found and deleted them all, and nothing else changed
     assert cleaner.leftovers(user_id) == []
     assert snapshot_tables(dynamodb_client, table_names) == before

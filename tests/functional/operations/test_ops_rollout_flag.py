@@ -118,10 +118,11 @@ def test_with_the_flag_off_delete_and_cancel_still_work_and_touch_nothing_else(
     turn_id = str(uuid.uuid4())
     cancelled = api.call("POST", f"/turns/{turn_id}/cancel")
 
-    # THEN the delete removed his documents and fenced his running turns (a new forget
-    # generation in his settings item) and nothing else, in one transaction
+    # THEN the delete looked for his history and proposals (one Query: none), removed his
+    # documents and fenced his running turns (a new forget generation in his settings item)
+    # and nothing else, in one transaction
     assert forgotten.status == 204
-    assert deletes == {"TransactWriteItems": 1}
+    assert deletes == {"Query": 1, "TransactWriteItems": 1}
     after = snapshot_tables(dynamodb_client, dynamodb_env)
     bob_items = [i for i in after["memory"] if i["user_id"]["S"] == "bob"]
     assert [i["memory_type"]["S"] for i in bob_items] == ["settings"]

@@ -252,7 +252,7 @@ def test_failed_load_raises_unavailable(dynamodb_client: Any, transaction_client
     assert error.value.code == "ResourceNotFoundException"
 
 
-def test_delete_all_removes_both_documents_in_one_request(
+def test_delete_all_removes_both_documents_in_one_transaction(
     memory_repository: MemoryRepository,
     dynamodb_client: Any,
     scan_table: Any,
@@ -275,8 +275,9 @@ def test_delete_all_removes_both_documents_in_one_request(
     finally:
         counter.detach(dynamodb_client)
     # THEN only the other user's document and the user's settings item (a new forget
-    # generation, no content) remain; one request did it; each forget drew a new generation
-    assert requests == {"TransactWriteItems": 1}
+    # generation, no content) remain; one Query found the user's records (none), one
+    # transaction did the rest; each forget drew a new generation
+    assert requests == {"Query": 1, "TransactWriteItems": 1}
     remaining = {(i["user_id"]["S"], i["memory_type"]["S"]) for i in scan_table(table_names.memory)}
     assert remaining == {("other", "memory"), (USER, "settings")}
     assert memory_repository.load(USER).forget_generation not in (None, generation)

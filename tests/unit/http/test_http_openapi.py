@@ -31,6 +31,14 @@ def test_the_document_is_valid_openapi_with_every_contract_route() -> None:
         ("DELETE", "/memory"),
         ("POST", "/turns/{turn_id}/cancel"),
         ("POST", "/eval/chat"),
+        ("GET", "/memory/history"),
+        ("DELETE", "/memory/history"),
+        ("POST", "/memory/undo"),
+        ("GET", "/memory/settings"),
+        ("PUT", "/memory/settings"),
+        ("GET", "/memory/proposals"),
+        ("POST", "/memory/proposals/{proposal_id}/approve"),
+        ("POST", "/memory/proposals/{proposal_id}/reject"),
     }
     assert document["paths"]["/eval/chat"]["post"]["security"] == [{"sigv4": []}]
     assert document["paths"]["/chat"]["post"]["security"] == [{"bearerAuth": []}]

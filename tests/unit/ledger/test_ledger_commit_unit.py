@@ -12,6 +12,7 @@ import pytest
 from agent_memory.domain import Operation, Snapshot, apply_operations
 from agent_memory.ledger import (
     CancelFlag,
+    CommitRecord,
     CommitRequest,
     MemoryOutcome,
     RetryPolicy,
@@ -30,13 +31,13 @@ from agent_memory.repository import (
 
 USER, TURN = "u", "t"
 START = 1_000_000
-# Reasons per item: the document, the forget fence, the ledger.
-MEMORY_FAILED = TransactionCancelledError(("ConditionalCheckFailed", "None", "None"))
+# Reasons per item: the document, the history record, the forget fence, the ledger.
+MEMORY_FAILED = TransactionCancelledError(("ConditionalCheckFailed", "None", "None", "None"))
 FENCE_FAILED = TransactionCancelledError(
-    ("ConditionalCheckFailed", "ConditionalCheckFailed", "None")
+    ("ConditionalCheckFailed", "None", "ConditionalCheckFailed", "None")
 )
-LEDGER_FAILED = TransactionCancelledError(("None", "None", "ConditionalCheckFailed"))
-CONFLICT = TransactionCancelledError(("None", "None", "TransactionConflict"))
+LEDGER_FAILED = TransactionCancelledError(("None", "None", "None", "ConditionalCheckFailed"))
+CONFLICT = TransactionCancelledError(("None", "None", "None", "TransactionConflict"))
 
 
 @dataclass
@@ -75,7 +76,7 @@ class ScriptedMemory:
         )
 
     def document_writes(
-        self, user_id: str, loaded: LoadedMemory, updated: Snapshot, now_ms: int
+        self, user_id: str, loaded: LoadedMemory, updated: Snapshot, now_ms: int, **_: Any
     ) -> list[Any]:
         if updated == loaded.snapshot:
             return []
@@ -83,6 +84,15 @@ class ScriptedMemory:
 
     def forget_fence(self, user_id: str, seen_generation: str | None) -> dict[str, Any]:
         return {"ConditionCheck": {"seen": seen_generation}}
+
+    def history_write(self, user_id: str, record: Any) -> Any:
+        return {"Put": {"history": record.commit_id}}
+
+    def proposal_write(self, user_id: str, proposal: Any) -> Any:
+        return {"Put": {"proposal": proposal.proposal_id}}
+
+    def consume_proposal_write(self, user_id: str, proposal_id: str, now_ms: int) -> Any:
+        return {"Delete": {"proposal": proposal_id}}
 
     def transact_write(self, items: Sequence[Any], *, token: str) -> None:
         self.sent.append((list(items), token))
@@ -108,7 +118,7 @@ class ScriptedLedger:
         return self.record
 
     def commit_item(
-        self, user_id: str, turn_id: str, token: str, now_ms: int, counts: Any
+        self, user_id: str, turn_id: str, token: str, now_ms: int, counts: Any, **_: Any
     ) -> dict[str, Any]:
         return {"Update": {"token": token, "now": now_ms, "counts": counts}}
 
@@ -350,7 +360,7 @@ def test_giving_up_finds_a_late_commit_of_ours() -> None:
 def test_validation_and_unknown_errors_are_not_retried() -> None:
     for error in (
         RepositoryError("ValidationException"),
-        TransactionCancelledError(("ValidationError", "None", "None")),
+        TransactionCancelledError(("ValidationError", "None", "None", "None")),
     ):
         memory = ScriptedMemory(Snapshot(), script=[error])
         ledger, clock = ScriptedLedger(), Clock()
@@ -439,3 +449,61 @@ def test_a_replay_that_reloads_after_a_forget_stops_there() -> None:
     # THEN it does not send the batch again (it would pass a fence built from the reload)
     assert (outcome.status, outcome.reason) == ("cancelled", "memory_forgotten")
     assert len(memory.sent) == 1
+
+
+def _request(memory: ScriptedMemory, record: CommitRecord) -> CommitRequest:
+    loaded = memory.load(USER)
+    memory.loads = 0
+    return CommitRequest(
+        USER, TURN, START + 10_000, loaded, ADD, apply_operations(loaded.snapshot, ADD), record
+    )
+
+
+def test_an_approval_whose_proposal_is_gone_stops_without_a_replay() -> None:
+    # GIVEN an approval commit whose proposal Delete fails its condition (approved meanwhile):
+    # items are the document, the history record, the proposal Delete, the fence, the ledger
+    gone = TransactionCancelledError(
+        ("ConditionalCheckFailed", "None", "ConditionalCheckFailed", "None", "None")
+    )
+    memory, ledger, clock = ScriptedMemory(Snapshot(), script=[gone]), ScriptedLedger(), Clock()
+    request = _request(memory, CommitRecord(source="approval", proposal_id="p1"))
+    # WHEN it commits
+    outcome = commit_turn(
+        request, memory_repo=memory, ledger_repo=ledger, clock_ms=clock, cancel_flag=CancelFlag(),
+        sleep=clock.sleep,
+    )  # fmt: skip
+    # THEN it ends at once (no reload, no second apply), the ledger discarded
+    assert (outcome.status, outcome.reason) == ("conflict", "proposal_missing")
+    assert memory.loads == 0
+    assert len(memory.sent) == 1
+    assert memory.sent[0][0][2] == {"Delete": {"proposal": "p1"}}
+    assert ledger.discards == 1
+
+
+def test_approve_mode_commits_a_proposal_and_no_document() -> None:
+    memory, ledger, clock = ScriptedMemory(Snapshot()), ScriptedLedger(), Clock()
+    outcome = commit_turn(
+        _request(memory, CommitRecord(propose=True)), memory_repo=memory, ledger_repo=ledger,
+        clock_ms=clock, cancel_flag=CancelFlag(), sleep=clock.sleep,
+    )  # fmt: skip
+    [(items, _)] = memory.sent
+    assert outcome.status == "proposed"
+    assert outcome.proposal_id is not None
+    assert outcome.commit_id is None
+    assert items[0] == {"Put": {"proposal": outcome.proposal_id}}
+    assert len(items) == 3  # the proposal, the forget fence, the ledger
+    assert outcome.memory.chars == 0  # the documents did not change
+
+
+def test_a_commit_that_changed_nothing_has_no_commit_id() -> None:
+    # GIVEN a batch whose add is already stored (a replayed duplicate)
+    memory, ledger, clock = (
+        ScriptedMemory(Snapshot(memory=("New fact.",))),
+        ScriptedLedger(),
+        Clock(),
+    )
+    outcome = run(memory, ledger, clock)
+    [(items, _)] = memory.sent
+    assert outcome.status == "committed"
+    assert outcome.commit_id is None
+    assert len(items) == 2  # the fence and the ledger update: nothing to record

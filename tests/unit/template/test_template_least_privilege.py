@@ -75,11 +75,13 @@ def test_chat_has_only_what_the_turn_protocol_needs() -> None:
 
 
 def test_the_memory_api_has_only_what_its_routes_need() -> None:
-    # UpdateItem on MemoryTable: DELETE /memory draws a new forget generation; it needs no
-    # Query on the ledger any more (the fence replaced cancelling each open turn).
+    # UpdateItem on MemoryTable: DELETE /memory draws a new forget generation, PUT
+    # /memory/settings sets the write mode; GetItem: a history record or a proposal by id.
+    # It needs no Query on the ledger any more (the fence replaced cancelling each open turn).
     assert table_actions("MemoryApiFunction") == {
         "MemoryTable": {
             "dynamodb:Query",
+            "dynamodb:GetItem",
             "dynamodb:PutItem",
             "dynamodb:DeleteItem",
             "dynamodb:UpdateItem",
@@ -138,3 +140,33 @@ def test_user_routes_use_the_lambda_authorizer_and_eval_uses_iam() -> None:
     assert authorizer["Identity"]["ReauthorizeEvery"] > 0
     eval_event = RESOURCES["EvalFunction"]["Properties"]["Events"]["EvalChat"]["Properties"]
     assert eval_event["Auth"] == {"Authorizer": "AWS_IAM"}
+
+
+def test_history_and_proposals_expire_by_ttl_after_the_retention_parameter() -> None:
+    # GIVEN the memory table and the functions that write history records
+    memory = RESOURCES["MemoryTable"]["Properties"]
+    parameter = TEMPLATE["Parameters"]["HistoryRetentionDays"]
+    # THEN the table's TTL attribute is the one the records carry, the retention defaults
+    # to 30 days, and every function that commits reads it
+    assert memory["TimeToLiveSpecification"] == {"AttributeName": "expires_at", "Enabled": True}
+    assert parameter["Default"] == 30
+    for function in ("ChatFunction", "MemoryApiFunction"):
+        variables = RESOURCES[function]["Properties"]["Environment"]["Variables"]
+        assert variables["HISTORY_RETENTION_DAYS"] == {"Ref": "HistoryRetentionDays"}
+
+
+def test_every_memory_api_route_is_in_the_template() -> None:
+    # GIVEN the memory API function's routes, as the template wires them
+    events = RESOURCES["MemoryApiFunction"]["Properties"]["Events"].values()
+    routes = {(e["Properties"]["Method"], e["Properties"]["Path"]) for e in events}
+    # THEN the user-control routes of the contract are all there
+    assert routes >= {
+        ("GET", "/memory/history"),
+        ("DELETE", "/memory/history"),
+        ("POST", "/memory/undo"),
+        ("GET", "/memory/settings"),
+        ("PUT", "/memory/settings"),
+        ("GET", "/memory/proposals"),
+        ("POST", "/memory/proposals/{proposal_id}/approve"),
+        ("POST", "/memory/proposals/{proposal_id}/reject"),
+    }

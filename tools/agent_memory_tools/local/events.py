@@ -22,6 +22,14 @@ ROUTES: dict[tuple[str, str], str] = {
     ("PATCH", "/memory"): "memory_api",
     ("DELETE", "/memory"): "memory_api",
     ("POST", "/turns/{turn_id}/cancel"): "memory_api",
+    ("GET", "/memory/history"): "memory_api",
+    ("DELETE", "/memory/history"): "memory_api",
+    ("POST", "/memory/undo"): "memory_api",
+    ("GET", "/memory/settings"): "memory_api",
+    ("PUT", "/memory/settings"): "memory_api",
+    ("GET", "/memory/proposals"): "memory_api",
+    ("POST", "/memory/proposals/{proposal_id}/approve"): "memory_api",
+    ("POST", "/memory/proposals/{proposal_id}/reject"): "memory_api",
     ("POST", "/eval/chat"): "eval",
 }
 """Route key -> the function that serves it (as in template.yaml)."""

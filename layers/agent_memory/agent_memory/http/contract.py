@@ -16,8 +16,22 @@ MAX_HISTORY_ITEMS = 40
 MAX_BODY_BYTES = 1_048_576
 
 MemoryStatusName = Literal[
-    "committed", "unchanged", "conflict", "cancelled", "expired", "unavailable", "disabled", "error"
+    "committed",
+    "proposed",
+    "read_only",
+    "unchanged",
+    "conflict",
+    "cancelled",
+    "expired",
+    "unavailable",
+    "disabled",
+    "error",
 ]
+WriteModeName = Literal["auto", "approve", "read_only"]
+ChangeSource = Literal["chat", "edit", "undo", "approval"]
+ProvenanceSource = Literal["chat", "edit", "undo", "approval", "unknown"]
+MAX_HISTORY_PAGE = 50
+DEFAULT_HISTORY_PAGE = 20
 
 
 class _Strict(BaseModel):
@@ -47,6 +61,13 @@ class MemoryOutcomeBody(BaseModel):
     reason: str | None = Field(
         default=None, description="A machine-readable reason code, when useful."
     )
+    commit_id: str | None = Field(
+        default=None,
+        description="The history record of a commit that changed memory (POST /memory/undo).",
+    )
+    proposal_id: str | None = Field(
+        default=None, description="The proposal an approve-mode turn left for the user."
+    )
     user: StoreUsage
     memory: StoreUsage
 
@@ -57,10 +78,21 @@ class ChatResponse(BaseModel):
     memory: MemoryOutcomeBody
 
 
+class EntryProvenance(BaseModel):
+    source: ProvenanceSource = Field(
+        description="Who last wrote the entry; unknown: written before provenance was kept."
+    )
+    turn_id: str | None = None
+    updated_at: int = Field(description="Epoch milliseconds.")
+
+
 class MemoryDocument(BaseModel):
     entries: list[str]
     chars: int
     limit: int
+    provenance: list[EntryProvenance] = Field(
+        default_factory=list, description="One item per entry, aligned with entries."
+    )
 
 
 class MemoryDocumentsResponse(BaseModel):
@@ -79,6 +111,46 @@ class OperationBody(_Strict):
 
 class PatchMemoryRequest(_Strict):
     operations: list[OperationBody] = Field(min_length=1, max_length=20)
+
+
+class UndoRequest(_Strict):
+    commit_id: str = Field(min_length=1, max_length=64)
+
+
+class Change(BaseModel):
+    target: Literal["user", "memory"]
+    action: Literal["add", "replace", "remove"]
+    before: str | None = None
+    after: str | None = None
+
+
+class HistoryEntry(BaseModel):
+    commit_id: str
+    source: ChangeSource
+    turn_id: str | None = None
+    committed_at: int = Field(description="Epoch milliseconds.")
+    changes: list[Change]
+
+
+class HistoryResponse(BaseModel):
+    items: list[HistoryEntry]
+    next_cursor: str | None = None
+
+
+class WriteModeSettings(_Strict):
+    write_mode: WriteModeName = "auto"
+
+
+class ProposalBody(BaseModel):
+    proposal_id: str
+    turn_id: str
+    created_at: int = Field(description="Epoch milliseconds.")
+    expires_at: int = Field(description="Epoch milliseconds.")
+    operations: list[OperationBody]
+
+
+class ProposalsResponse(BaseModel):
+    items: list[ProposalBody]
 
 
 class CancelResponse(BaseModel):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from agent_memory.ledger.cancel import CancelFlag
 from agent_memory.ledger.commit import (
+    CommitRecord,
     CommitRequest,
     LedgerStore,
     MemoryStore,
@@ -32,6 +33,7 @@ __all__ = [
     "Action",
     "CancelFlag",
     "Classification",
+    "CommitRecord",
     "CommitRequest",
     "LedgerError",
     "LedgerStore",

@@ -19,6 +19,13 @@ load saw) and the ledger's ``open``-and-before-deadline update. Failures are cla
 
 The cancel flag is checked before each request is built and again right before it is sent;
 when set, the protocol raises inside itself and writes nothing.
+
+User control (DESIGN.md "User control"): the same transaction also carries the commit's
+history record (the entry-level diff of the documents as this attempt commits them), and for
+an approval the conditional Delete of the proposal it consumes (a proposal that is gone ends
+the commit: ``conflict``/``proposal_missing``, never a second apply). A turn in ``approve``
+mode commits a proposal instead of the documents: the proposal's Put and the ledger update,
+outcome ``proposed``.
 """
 
 from __future__ import annotations
@@ -27,28 +34,42 @@ import random
 import secrets
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Literal, Protocol
 
-from agent_memory.domain import MemoryValidationError, Operation, Snapshot, apply_operations
+from agent_memory.domain import (
+    MemoryValidationError,
+    Operation,
+    Provenance,
+    Snapshot,
+    Source,
+    apply_operations,
+    carry_provenance,
+    diff_snapshots,
+)
 from agent_memory.ledger.cancel import CancelFlag
 from agent_memory.ledger.exceptions import TurnCancelledError
 from agent_memory.ledger.outcome import MemoryOutcome, OutcomeStatus
 from agent_memory.ledger.retry import (
+    CONDITION_FAILED,
     DEFAULT_RETRY_POLICY,
     Action,
     RetryPolicy,
     classify_cancellation,
 )
 from agent_memory.repository import (
+    PROPOSAL_TTL_S,
+    HistoryRecord,
     LedgerRecord,
     LoadedMemory,
     MemoryUnavailableError,
+    Proposal,
     RepositoryError,
     RetryableError,
     TransactionCancelledError,
     TransportError,
+    new_time_ordered_id,
 )
 
 if TYPE_CHECKING:
@@ -63,11 +84,25 @@ class MemoryStore(Protocol):
     def load(self, user_id: str) -> LoadedMemory: ...
 
     def document_writes(
-        self, user_id: str, loaded: LoadedMemory, updated: Snapshot, now_ms: int
+        self,
+        user_id: str,
+        loaded: LoadedMemory,
+        updated: Snapshot,
+        now_ms: int,
+        *,
+        stamp: Provenance | None = None,
     ) -> list[TransactWriteItemTypeDef]: ...
 
     def forget_fence(
         self, user_id: str, seen_generation: str | None
+    ) -> TransactWriteItemTypeDef: ...
+
+    def history_write(self, user_id: str, record: HistoryRecord) -> TransactWriteItemTypeDef: ...
+
+    def proposal_write(self, user_id: str, proposal: Proposal) -> TransactWriteItemTypeDef: ...
+
+    def consume_proposal_write(
+        self, user_id: str, proposal_id: str, now_ms: int
     ) -> TransactWriteItemTypeDef: ...
 
     def transact_write(self, items: Sequence[TransactWriteItemTypeDef], *, token: str) -> None: ...
@@ -90,10 +125,34 @@ class LedgerStore(Protocol):
     def get(self, user_id: str, turn_id: str) -> LedgerRecord | None: ...
 
     def commit_item(
-        self, user_id: str, turn_id: str, token: str, now_ms: int, counts: OperationCounts
+        self,
+        user_id: str,
+        turn_id: str,
+        token: str,
+        now_ms: int,
+        counts: OperationCounts,
+        *,
+        status: Literal["committed", "proposed"] = "committed",
     ) -> TransactWriteItemTypeDef: ...
 
     def discard(self, user_id: str, turn_id: str, now_ms: int) -> bool: ...
+
+
+@dataclass(frozen=True)
+class CommitRecord:
+    """What the commit records beside the documents.
+
+    ``source`` goes into the history record and the entries' provenance. ``propose``: the
+    batch becomes a proposal instead of changing the documents (``approve`` mode).
+    ``proposal_id``: the proposal this commit approves (deleted in the same transaction).
+    ``replay`` re-applies the batch on a reloaded snapshot (default: the memory rules on
+    ``operations``; an undo passes its strict inverse).
+    """
+
+    source: Source = "chat"
+    propose: bool = False
+    proposal_id: str | None = None
+    replay: Callable[[Snapshot], Snapshot] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -106,6 +165,7 @@ class CommitRequest:
     loaded: LoadedMemory
     operations: tuple[Operation, ...]
     staged: Snapshot
+    record: CommitRecord = CommitRecord()
 
 
 def operation_counts(operations: Sequence[Operation]) -> dict[str, dict[str, int]]:
@@ -149,6 +209,10 @@ def commit_turn(
     ).run()
 
 
+# Ledger statuses of a turn whose commit transaction landed.
+_LANDED = ("committed", "proposed")
+
+
 class _Replay(Exception):
     """Internal signal: a document changed since the load."""
 
@@ -185,6 +249,13 @@ class _Commit:
         # The fence is what the FIRST load saw, never a reload's: a turn that loaded before
         # a DELETE /memory must not pass the fence by reloading after it.
         self._generation = request.loaded.forget_generation
+        # One id for the commit, whichever attempt lands (the ledger lets one land at most);
+        # token -> the history record or proposal id that request carried.
+        self._commit_id: str | None = None
+        self._recorded: dict[str, str | None] = {}
+        self._guard_index: int | None = None
+        # token -> the provenance of the documents that request would commit.
+        self._provenance: dict[str, Mapping[str, tuple[Provenance, ...]]] = {}
         self.retries = 0
         self.replays = 0
         self.requests = 0
@@ -206,10 +277,15 @@ class _Commit:
             now = self._clock()
             token = self._new_token()
             items = [
-                *self._memory.document_writes(self._request.user_id, loaded, staged, now),
+                *self._record_writes(loaded, staged, now, token),
                 self._memory.forget_fence(self._request.user_id, self._generation),
                 self._ledger.commit_item(
-                    self._request.user_id, self._request.turn_id, token, now, self._counts
+                    self._request.user_id,
+                    self._request.turn_id,
+                    token,
+                    now,
+                    self._counts,
+                    status="proposed" if self._request.record.propose else "committed",
                 ),
             ]
             self._sent[token] = staged
@@ -232,9 +308,60 @@ class _Commit:
             if loaded.forget_generation != self._generation:
                 return self._forgotten()
             try:
-                staged = apply_operations(loaded.snapshot, list(self._request.operations))
+                staged = self._replay(loaded.snapshot)
             except MemoryValidationError as error:
                 return self._give_up("conflict", str(error.code))
+
+    def _replay(self, latest: Snapshot) -> Snapshot:
+        replay = self._request.record.replay
+        if replay is not None:
+            return replay(latest)
+        return apply_operations(latest, list(self._request.operations))
+
+    def _record_writes(
+        self, loaded: LoadedMemory, staged: Snapshot, now: int, token: str
+    ) -> list[TransactWriteItemTypeDef]:
+        """This attempt's items before the ledger's: the documents and the history record,
+        the approved proposal's Delete; or, in ``approve`` mode, the proposal alone."""
+        user_id, record = self._request.user_id, self._request.record
+        if record.propose:
+            proposal_id = self._commit_id or new_time_ordered_id(now)
+            self._commit_id = proposal_id
+            self._recorded[token] = proposal_id
+            proposal = Proposal(
+                proposal_id=proposal_id,
+                turn_id=self._request.turn_id,
+                created_at=now,
+                expires_at=now // 1000 + PROPOSAL_TTL_S,
+                operations=self._request.operations,
+            )
+            return [self._memory.proposal_write(user_id, proposal)]
+        stamp = Provenance(source=record.source, updated_at=now, turn_id=self._turn_of_record())
+        items = self._memory.document_writes(user_id, loaded, staged, now, stamp=stamp)
+        self._provenance[token] = carry_provenance(
+            loaded.snapshot, loaded.provenance, staged, stamp
+        )
+        changes = diff_snapshots(loaded.snapshot, staged)
+        self._recorded[token] = None
+        if changes:
+            self._commit_id = self._commit_id or new_time_ordered_id(now)
+            self._recorded[token] = self._commit_id
+            history = HistoryRecord(
+                commit_id=self._commit_id,
+                source=record.source,
+                committed_at=now,
+                changes=changes,
+                turn_id=self._turn_of_record(),
+            )
+            items.append(self._memory.history_write(user_id, history))
+        if record.proposal_id is not None:
+            self._guard_index = len(items)
+            items.append(self._memory.consume_proposal_write(user_id, record.proposal_id, now))
+        return items
+
+    def _turn_of_record(self) -> str | None:
+        """The turn a record names: a chat turn's id (a user's own commit has none)."""
+        return self._request.turn_id if self._request.record.source == "chat" else None
 
     def _send(
         self, items: list[TransactWriteItemTypeDef], token: str, staged: Snapshot
@@ -255,6 +382,10 @@ class _Commit:
                     return self._check_ledger()
                 if decision.action is Action.FORGOTTEN:
                     return self._forgotten()
+                if self._guard_failed(error.reasons):
+                    # Our own earlier, ambiguous attempt may be what consumed the proposal.
+                    settled = self._committed_by_us() if self._ambiguous else None
+                    return settled or self._give_up("conflict", "proposal_missing")
                 if decision.action is Action.REPLAY:
                     if self._ambiguous:
                         # Our earlier attempt may have landed (then it is what changed the
@@ -272,13 +403,18 @@ class _Commit:
             except RepositoryError as error:
                 return self._give_up("error", error.code)
             else:
-                return self._outcome("committed", staged)
+                return self._landed(token, staged)
             retry += 1
             if retry > self._policy.max_same_request_retries:
                 return self._give_up("error", code)
             self.retries += 1
             if not self._backoff(self._policy.same_request_delay_ms(retry, self._rand)):
                 return self._deadline_reached()
+
+    def _guard_failed(self, reasons: Sequence[str]) -> bool:
+        """The approved proposal is gone (approved, rejected or expired meanwhile)."""
+        index = self._guard_index
+        return index is not None and len(reasons) > index and reasons[index] == CONDITION_FAILED
 
     # -- settling ------------------------------------------------------------------------
 
@@ -292,10 +428,10 @@ class _Commit:
             record = self._read_ledger()
         except RepositoryError:
             return None
-        if record is not None and record.status == "committed" and record.commit_token:
+        if record is not None and record.status in _LANDED and record.commit_token:
             snapshot = self._sent.get(record.commit_token)
             if snapshot is not None:
-                return self._outcome("committed", snapshot)
+                return self._landed(record.commit_token, snapshot)
         return None
 
     def _check_ledger(self) -> MemoryOutcome:
@@ -306,10 +442,10 @@ class _Commit:
             return self._outcome("error", None, reason=error.code)
         if record is None:
             return self._outcome("error", None, reason="ledger_missing")
-        if record.status == "committed":
+        if record.status in _LANDED:
             snapshot = self._sent.get(record.commit_token or "")
-            if snapshot is not None:
-                return self._outcome("committed", snapshot)
+            if snapshot is not None and record.commit_token is not None:
+                return self._landed(record.commit_token, snapshot)
             return self._outcome("conflict", None, reason="turn_id_reused")
         if record.status == "cancelled":
             return self._outcome("cancelled", None, reason="turn_cancelled")
@@ -362,6 +498,18 @@ class _Commit:
             return False
         self._sleep(delay_ms / 1000.0)
         return True
+
+    def _landed(self, token: str, snapshot: Snapshot) -> MemoryOutcome:
+        """The outcome of the request sent with ``token``, which committed."""
+        recorded = self._recorded.get(token)
+        if self._request.record.propose:
+            outcome = self._outcome("proposed", self._request.loaded.snapshot)
+            return replace(outcome, proposal_id=recorded)
+        return replace(
+            self._outcome("committed", snapshot),
+            commit_id=recorded,
+            committed_provenance=self._provenance.get(token),
+        )
 
     def _outcome(
         self, status: OutcomeStatus, snapshot: Snapshot | None, *, reason: str | None = None

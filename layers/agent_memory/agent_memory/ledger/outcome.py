@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from agent_memory.domain import LIMITS, Snapshot, Target
+from agent_memory.domain import LIMITS, Provenance, Snapshot, Target
 
 OutcomeStatus = Literal[
-    "committed", "unchanged", "conflict", "cancelled", "expired", "unavailable", "disabled", "error"
+    "committed",
+    "proposed",
+    "read_only",
+    "unchanged",
+    "conflict",
+    "cancelled",
+    "expired",
+    "unavailable",
+    "disabled",
+    "error",
 ]
 
 
@@ -30,8 +40,10 @@ class MemoryOutcome:
     request, ``replays`` reloads that re-applied the batch, ``requests`` the DynamoDB calls the
     ledger made. ``reason`` is a short code (never an exception text or content).
     ``committed_snapshot`` is the documents exactly as a ``committed`` outcome wrote them
-    (so a user's edit can answer without reading again); it is content, so it is kept out
-    of ``repr``, ``to_dict`` and ``metrics``.
+    (so a user's edit can answer without reading again), ``committed_provenance`` their
+    entries' provenance; they are content, so they are kept out of ``repr``, ``to_dict``
+    and ``metrics``. ``commit_id`` names the history record of a commit that changed memory
+    (for an undo); ``proposal_id`` the proposal an ``approve``-mode turn left for the user.
     """
 
     status: OutcomeStatus
@@ -43,6 +55,11 @@ class MemoryOutcome:
     replays: int = 0
     requests: int = 0
     committed_snapshot: Snapshot | None = field(default=None, repr=False, compare=False)
+    committed_provenance: Mapping[str, tuple[Provenance, ...]] | None = field(
+        default=None, repr=False, compare=False
+    )
+    commit_id: str | None = None
+    proposal_id: str | None = None
 
     @classmethod
     def of(
@@ -79,6 +96,10 @@ class MemoryOutcome:
         body: dict[str, Any] = {"status": self.status, "operations": self.operations}
         if self.reason is not None:
             body["reason"] = self.reason
+        if self.commit_id is not None:
+            body["commit_id"] = self.commit_id
+        if self.proposal_id is not None:
+            body["proposal_id"] = self.proposal_id
         body["user"] = {"chars": self.user.chars, "limit": self.user.limit}
         body["memory"] = {"chars": self.memory.chars, "limit": self.memory.limit}
         return body

@@ -3,8 +3,14 @@
 ``TurnLedger.begin`` loads the snapshot (strongly consistent); the ``memory_update`` tool
 stages operations through the domain's ``MemoryToolSession``; the first staged operation
 creates the ledger item (``open``); ``commit`` runs the commit protocol once, after the final
-answer; ``discard`` ends a failed turn. Nothing here is shared between requests: one turn,
-one ``TurnLedger``, used by one thread at a time (only the cancel flag crosses threads).
+answer; ``discard`` ends a failed turn.
+
+The user's write mode, read by the same load, governs a chat turn (``source="chat"``) only:
+``read_only`` stages nothing (its outcome is ``read_only``), ``approve`` commits the staged
+batch as a proposal. A user's own edit (``source="edit"``) applies in every mode.
+
+Nothing here is shared between requests: one turn, one ``TurnLedger``, used by one thread at
+a time (only the cancel flag crosses threads).
 """
 
 from __future__ import annotations
@@ -18,14 +24,32 @@ from typing import Any, Literal
 
 from aws_lambda_powertools import Logger
 
-from agent_memory.domain import MemoryToolSession, Operation, Snapshot, unavailable_result
+from agent_memory.domain import (
+    MemoryToolSession,
+    Operation,
+    Snapshot,
+    Source,
+    unavailable_result,
+)
 from agent_memory.ledger.cancel import CancelFlag
-from agent_memory.ledger.commit import CommitRequest, LedgerStore, MemoryStore, commit_turn
+from agent_memory.ledger.commit import (
+    CommitRecord,
+    CommitRequest,
+    LedgerStore,
+    MemoryStore,
+    commit_turn,
+)
 from agent_memory.ledger.exceptions import MemoryScopeError
 from agent_memory.ledger.outcome import MemoryOutcome, OutcomeStatus
 from agent_memory.ledger.retry import DEFAULT_RETRY_POLICY, RetryPolicy
 from agent_memory.ledger.scope import current_memory_request
-from agent_memory.repository import LoadedMemory, RepositoryError, TurnExistsError
+from agent_memory.repository import (
+    DEFAULT_WRITE_MODE,
+    LoadedMemory,
+    RepositoryError,
+    TurnExistsError,
+    WriteMode,
+)
 
 # A child of the service's structured logger: codes and types only, never a message.
 logger = Logger(service="agent-memory", child=True)
@@ -54,9 +78,11 @@ class TurnLedger:
         policy: RetryPolicy,
         requests: int,
         connection_id: str = "",
+        source: Source = "chat",
     ) -> None:
         self._user_id = user_id
         self._connection_id = connection_id
+        self._source: Source = source
         self._turn_id = turn_id
         self._deadline_ms = deadline_ms
         self._loaded = loaded
@@ -69,10 +95,10 @@ class TurnLedger:
         self._rand = rand
         self._policy = policy
         self._requests = requests
-        # Never writable without a successful load.
+        # Never writable without a successful load, nor for the model in read-only mode.
         self._session = MemoryToolSession(
             loaded.snapshot if loaded is not None else Snapshot(),
-            writes_enabled=writes_enabled and loaded is not None,
+            writes_enabled=writes_enabled and loaded is not None and not self.read_only,
         )
         self._ledger_open = False
         # Names this unit of work in its ledger item (see _why_turn_exists).
@@ -97,6 +123,7 @@ class TurnLedger:
         rand: Callable[[], float] = random.random,
         policy: RetryPolicy = DEFAULT_RETRY_POLICY,
         connection_id: str = "",
+        source: Source = "chat",
     ) -> TurnLedger:
         """Load the user's memory and open the unit of work (``connection_id``: the WebSocket
         connection of a streamed turn, recorded on the ledger item for its ``$disconnect``).
@@ -133,6 +160,7 @@ class TurnLedger:
             policy=policy,
             requests=1,
             connection_id=connection_id,
+            source=source,
         )
 
     # -- what the prompt and the service read ---------------------------------------------
@@ -153,6 +181,21 @@ class TurnLedger:
     def snapshot(self) -> Snapshot:
         """The loaded snapshot, for the prompt (empty when memory is unavailable)."""
         return self._loaded.snapshot if self._loaded is not None else Snapshot()
+
+    @property
+    def loaded_memory(self) -> LoadedMemory | None:
+        """What the load read (``None`` when memory is unavailable)."""
+        return self._loaded
+
+    @property
+    def write_mode(self) -> WriteMode:
+        """The user's write mode (``auto`` when memory could not be loaded)."""
+        return self._loaded.write_mode if self._loaded is not None else DEFAULT_WRITE_MODE
+
+    @property
+    def read_only(self) -> bool:
+        """The model may read memory but not write it (the user's ``read_only`` mode)."""
+        return self._source == "chat" and self.write_mode == "read_only"
 
     @property
     def memory_status(self) -> MemoryStatus:
@@ -212,6 +255,8 @@ class TurnLedger:
             outcome = self._plain_outcome(status, reason)
         elif self._loaded is None:
             outcome = self._plain_outcome("unavailable", self._unavailable_reason)
+        elif self.read_only:
+            outcome = self._plain_outcome("read_only", None)
         elif not self._session.staged_operations or not self._ledger_open:
             outcome = self._plain_outcome("unchanged", None)
         else:
@@ -224,6 +269,10 @@ class TurnLedger:
                     loaded=self._loaded,
                     operations=operations,
                     staged=self._session.snapshot,
+                    record=CommitRecord(
+                        source=self._source,
+                        propose=self._source == "chat" and self.write_mode == "approve",
+                    ),
                 ),
                 memory_repo=self._memory_repo,
                 ledger_repo=self._ledger_repo,

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from mypy_boto3_dynamodb.client import DynamoDBClient
     from mypy_boto3_dynamodb.type_defs import AttributeValueTypeDef, TransactWriteItemTypeDef
 
-TurnStatus = Literal["open", "committed", "cancelled", "expired", "discarded"]
+TurnStatus = Literal["open", "committed", "proposed", "cancelled", "expired", "discarded"]
 
 OPEN_TURNS_INDEX = "open-turns-by-deadline"
 OPEN_SHARDS = 8
@@ -168,9 +168,12 @@ class LedgerRepository:
         token: str,
         now_ms: int,
         counts: OperationCounts,
+        *,
+        status: Literal["committed", "proposed"] = "committed",
     ) -> TransactWriteItemTypeDef:
         """The ledger's part of the commit transaction: ``open`` and before the deadline ->
-        ``committed`` with our request token and the operation counts."""
+        ``committed`` (``proposed`` in approve mode) with our request token and the
+        operation counts."""
         return {
             "Update": {
                 "TableName": self._table,
@@ -183,7 +186,7 @@ class LedgerRepository:
                 "ConditionExpression": "#status = :open AND deadline_ms > :now",
                 "ExpressionAttributeNames": {"#status": "status"},
                 "ExpressionAttributeValues": {
-                    ":committed": {"S": "committed"},
+                    ":committed": {"S": status},
                     ":open": {"S": "open"},
                     ":token": {"S": token},
                     ":now": {"N": str(now_ms)},
@@ -239,7 +242,7 @@ class LedgerRepository:
             elif record.status == "open":
                 if self._transition(user_id, turn_id, "cancelled", now_ms):
                     return CancelResult(status="cancelled", previous="open")
-            elif record.status == "committed":
+            elif record.status in ("committed", "proposed"):
                 raise AlreadyCommittedError
             elif record.status in ("cancelled", "expired", "discarded"):
                 status: Literal["cancelled", "expired", "discarded"] = record.status  # type: ignore[assignment]

@@ -3,12 +3,18 @@
 One item per (user, target): ``content`` is the rendered document (what is stored is
 exactly what is counted), ``revision`` a fresh random token on every write (never a counter:
 a counter that restarts after a delete would allow an ABA lost update), ``schema_version``,
-``created_at`` and ``updated_at`` (epoch milliseconds). A missing item is an empty document.
+``created_at`` and ``updated_at`` (epoch milliseconds), and ``provenance`` (schema v3: who
+last wrote each entry, aligned with the entries). A missing item is an empty document.
+
+The load reads the documents and the user's ``settings`` item in ONE Query whose key range
+leaves out the history and the proposals (``user_control``), so it stays bounded.
 """
 
 from __future__ import annotations
 
+import json
 import secrets
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -18,8 +24,11 @@ from botocore.exceptions import BotoCoreError, ClientError
 from agent_memory.domain import (
     LIMITS,
     TARGETS,
+    UNKNOWN_SOURCE,
+    Provenance,
     Snapshot,
     Target,
+    carry_provenance,
     parse_document,
     render_document,
 )
@@ -36,6 +45,17 @@ from agent_memory.repository.exceptions import (
     UnknownSchemaVersionError,
 )
 from agent_memory.repository.migrations import MigrationError
+from agent_memory.repository.user_control import (
+    DEFAULT_WRITE_MODE,
+    LOAD_RANGE,
+    SETTINGS_KEY,
+    HistoryRecord,
+    Proposal,
+    UserControlRepository,
+    WriteMode,
+    history_retention_days,
+    read_write_mode,
+)
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb.client import DynamoDBClient
@@ -50,7 +70,8 @@ if TYPE_CHECKING:
 # The per-user control item (sort key ``settings``) beside the two documents. Its
 # ``forget_generation`` is a random token every DELETE /memory replaces; every commit
 # carries a ConditionCheck that it still equals what the turn's load saw (the forget fence).
-SETTINGS_TYPE = "settings"
+# Its ``write_mode`` is the user's (``user_control``).
+SETTINGS_TYPE = SETTINGS_KEY
 FORGET_GENERATION = "forget_generation"
 
 
@@ -82,9 +103,15 @@ class LoadedMemory:
     snapshot: Snapshot
     documents: Mapping[str, DocumentState] = field(default_factory=dict)
     forget_generation: str | None = None
+    # Who last wrote each entry, aligned with ``snapshot``'s entries, by target.
+    provenance: Mapping[str, tuple[Provenance, ...]] = field(default_factory=dict)
+    write_mode: WriteMode = DEFAULT_WRITE_MODE
 
     def document(self, target: Target) -> DocumentState:
         return self.documents.get(target) or DocumentState(target)
+
+    def entry_provenance(self, target: Target) -> tuple[Provenance, ...]:
+        return self.provenance.get(target, ())
 
 
 class MemoryRepository:
@@ -96,10 +123,16 @@ class MemoryRepository:
         table_name: str,
         *,
         transaction_client: ClientOrFactory | None = None,
+        history_retention_days: int | None = None,
     ) -> None:
         self._client = client
         self._table = table_name
         self._transaction_client_source: ClientOrFactory = transaction_client or client
+        self.control = UserControlRepository(
+            client,
+            table_name,
+            retention_days=history_retention_days or _retention_from_env(),
+        )
 
     @classmethod
     def from_env(cls, names: TableNames | None = None) -> MemoryRepository:
@@ -130,25 +163,32 @@ class MemoryRepository:
         snapshot = Snapshot()
         documents: dict[str, DocumentState] = {}
         forget_generation: str | None = None
+        provenance: dict[str, tuple[Provenance, ...]] = {}
+        write_mode: WriteMode = DEFAULT_WRITE_MODE
         for item in items:
             if _string(item, "memory_type") == SETTINGS_TYPE:
                 forget_generation = _string(item, FORGET_GENERATION)
+                write_mode = read_write_mode(item)
                 continue
             target = _target(item)
             if target is None:
                 continue
             state, entries = _read_document(target, item)
             documents[target] = state
+            provenance[target] = _read_provenance(item, state, entries)
             snapshot = snapshot.replace_entries(target, entries)
         return LoadedMemory(
             user_id=user_id,
             snapshot=snapshot,
             documents=documents,
             forget_generation=forget_generation,
+            provenance=provenance,
+            write_mode=write_mode,
         )
 
-    def export(self, user_id: str) -> dict[str, Any]:
-        """An operator's export of one user's memory (data-subject requests).
+    def export(self, user_id: str, *, now_ms: int | None = None) -> dict[str, Any]:
+        """An operator's export of one user's memory (data-subject requests): the documents
+        with their provenance, the settings, the history and the pending proposals.
 
         A document of an unknown schema version is exported raw (``content``) rather than
         refused: the export must be complete.
@@ -169,7 +209,7 @@ class MemoryRepository:
                 "updated_at": _number(item, "updated_at"),
             }
             try:
-                _, entries = _read_document(target, item)
+                state, entries = _read_document(target, item)
             except MemoryUnavailableError:
                 document["content"] = _string(item, "content")
                 document["entries"] = None
@@ -177,8 +217,12 @@ class MemoryRepository:
             else:
                 document["entries"] = list(entries)
                 document["chars"] = len(render_document(entries))
+                document["provenance"] = [
+                    p.to_dict() for p in _read_provenance(item, state, entries)
+                ]
             documents[target] = document
-        return {"user_id": user_id, "documents": documents}
+        now = now_ms if now_ms is not None else int(time.time() * 1000)
+        return {"user_id": user_id, "documents": documents, **self.control.export(user_id, now)}
 
     # -- writes --------------------------------------------------------------------------
 
@@ -188,13 +232,22 @@ class MemoryRepository:
         loaded: LoadedMemory,
         updated: Snapshot,
         now_ms: int,
+        *,
+        stamp: Provenance | None = None,
     ) -> list[TransactWriteItemTypeDef]:
         """The conditional Put/Delete of each CHANGED document, for one transaction.
 
         Each write is conditional on the revision the load saw (or on the item still being
         absent), so a document changed, deleted or re-created since then fails the
-        transaction instead of being overwritten.
+        transaction instead of being overwritten. ``stamp`` is the provenance of the entries
+        this commit writes; the others keep theirs.
         """
+        provenance = carry_provenance(
+            loaded.snapshot,
+            loaded.provenance,
+            updated,
+            stamp or Provenance(source=UNKNOWN_SOURCE, updated_at=now_ms),
+        )
         writes: list[TransactWriteItemTypeDef] = []
         for target in TARGETS:
             entries = tuple(updated.entries(target))
@@ -226,6 +279,7 @@ class MemoryRepository:
                 "schema_version": {"N": str(migrations.CURRENT_SCHEMA_VERSION)},
                 "created_at": {"N": str(state.created_at or now_ms)},
                 "updated_at": {"N": str(now_ms)},
+                "provenance": {"S": json.dumps([p.to_dict() for p in provenance[target]])},
             }
             if state.revision is None:
                 writes.append(
@@ -267,6 +321,17 @@ class MemoryRepository:
             check["ExpressionAttributeValues"] = {":seen": {"S": seen_generation}}
         return {"ConditionCheck": check}  # type: ignore[typeddict-item]
 
+    def history_write(self, user_id: str, record: HistoryRecord) -> TransactWriteItemTypeDef:
+        return self.control.history_write(user_id, record)
+
+    def proposal_write(self, user_id: str, proposal: Proposal) -> TransactWriteItemTypeDef:
+        return self.control.proposal_write(user_id, proposal)
+
+    def consume_proposal_write(
+        self, user_id: str, proposal_id: str, now_ms: int
+    ) -> TransactWriteItemTypeDef:
+        return self.control.consume_proposal_write(user_id, proposal_id, now_ms)
+
     def transact_write(self, items: Sequence[TransactWriteItemTypeDef], *, token: str) -> None:
         """Send ONE ``TransactWriteItems`` attempt (no SDK retries: the caller owns them).
 
@@ -282,14 +347,17 @@ class MemoryRepository:
             raise translate_error(error) from error
 
     def delete_all(self, user_id: str) -> None:
-        """Forget both documents and fence every turn that loaded before, in one atomic
-        request (``DELETE /memory``).
+        """Forget both documents, the history and the proposals, and fence every turn that
+        loaded before (``DELETE /memory``); the settings item keeps the write mode.
 
         The settings item gets a new forget generation (its other attributes stay), so any
-        commit built on an earlier load fails its ConditionCheck. A transaction rather than
-        ``BatchWriteItem``: a batch may come back half done (``UnprocessedItems``), the
-        transaction does all or nothing. A resend by the SDK only draws another generation,
-        which fences the same turns.
+        commit built on an earlier load fails its ConditionCheck. That Update and the
+        documents' deletes go in ONE transaction with the first history and proposal
+        deletes (one Query lists those first), the rest in transactions of up to a hundred.
+        A transaction rather than ``BatchWriteItem``: a batch may come back half done
+        (``UnprocessedItems``), the transaction does all or nothing. A resend only draws
+        another generation, which fences the same turns, and unconditional deletes are
+        idempotent: a forget that failed half way is finished by the client's retry.
         """
         items: list[TransactWriteItemTypeDef] = [
             {
@@ -311,10 +379,7 @@ class MemoryRepository:
                 }
             }
         )
-        try:
-            self._client.transact_write_items(TransactItems=items)
-        except (ClientError, BotoCoreError) as error:
-            raise translate_error(error) from error
+        self.control.delete_records(user_id, leading=items)
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -322,14 +387,20 @@ class MemoryRepository:
         try:
             response = self._client.query(
                 TableName=self._table,
-                KeyConditionExpression="#user_id = :user_id",
+                KeyConditionExpression=(
+                    "#user_id = :user_id AND memory_type BETWEEN :first AND :last"
+                ),
                 ExpressionAttributeNames={"#user_id": "user_id"},
-                ExpressionAttributeValues={":user_id": {"S": user_id}},
+                ExpressionAttributeValues={
+                    ":user_id": {"S": user_id},
+                    ":first": {"S": LOAD_RANGE[0]},
+                    ":last": {"S": LOAD_RANGE[1]},
+                },
                 ConsistentRead=True,
             )
         except (ClientError, BotoCoreError) as error:
             raise MemoryUnavailableError(translate_error(error).code) from error
-        # Two small documents always fit in one page (1 MB).
+        # Two small documents and the settings item always fit in one page (1 MB).
         return [dict(item) for item in response.get("Items", [])]
 
 
@@ -371,6 +442,28 @@ def _read_document(
         updated_at=_number(item, "updated_at"),
     )
     return state, entries
+
+
+def _read_provenance(
+    item: Mapping[str, Any], state: DocumentState, entries: Sequence[str]
+) -> tuple[Provenance, ...]:
+    """The entries' provenance; ``unknown`` (at the document's time) for a document written
+    before schema v3, or when the stored list does not line up with the entries."""
+    stored: list[Provenance] = []
+    if (state.schema_version or 0) >= migrations.PROVENANCE_SCHEMA_VERSION:
+        try:
+            data = json.loads(_string(item, "provenance") or "[]")
+            stored = [Provenance.from_dict(entry) for entry in data]
+        except (ValueError, TypeError, AttributeError):
+            stored = []
+    if len(stored) == len(entries):
+        return tuple(stored)
+    legacy = Provenance(source=UNKNOWN_SOURCE, updated_at=state.updated_at or 0)
+    return (legacy,) * len(entries)
+
+
+def _retention_from_env() -> int:
+    return history_retention_days()
 
 
 def _string(item: Mapping[str, Any], name: str) -> str | None:

@@ -18,6 +18,12 @@ Versions:
    nothing; a v1 document from elsewhere (a Hermes-style ``MEMORY.md`` import with CRLF line
    endings, a hand edit in the console) is repaired on its next commit instead of being
    counted and matched wrongly forever.
+3. The item also holds ``provenance``: a JSON list aligned with the entries, one
+   ``{"source", "turn_id"?, "updated_at"}`` per entry (who last wrote it). ``content`` is
+   unchanged (v2 -> v3 is the identity on it). A document older than v3 has no provenance:
+   its entries read as source ``unknown`` with the document's ``updated_at``
+   (``legacy_provenance``), and it gains real provenance on its next commit, like any
+   migration: a read never rewrites it.
 """
 
 from __future__ import annotations
@@ -29,7 +35,9 @@ from agent_memory.domain import normalize_text, render_document
 
 Migration = Callable[[str], str]
 
-CURRENT_SCHEMA_VERSION = 2
+CURRENT_SCHEMA_VERSION = 3
+# The first version whose items carry ``provenance``.
+PROVENANCE_SCHEMA_VERSION = 3
 
 _DELIMITER_LINE = "§"
 
@@ -50,8 +58,13 @@ def canonicalise_v1(content: str) -> str:
     return render_document(entries)
 
 
+def unchanged_content(content: str) -> str:
+    """v2 -> v3: the content stays as it is (v3 adds the ``provenance`` attribute)."""
+    return content
+
+
 # version -> migration to version + 1.
-MIGRATIONS: Mapping[int, Migration] = MappingProxyType({1: canonicalise_v1})
+MIGRATIONS: Mapping[int, Migration] = MappingProxyType({1: canonicalise_v1, 2: unchanged_content})
 
 
 class MigrationError(Exception):

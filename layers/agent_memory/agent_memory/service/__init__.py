@@ -19,6 +19,7 @@ if TYPE_CHECKING:
         ledger_cleanup,
         memory_service,
         reset_services,
+        user_control_service,
     )
     from agent_memory.service.exceptions import (
         ClientDisconnectedError,
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
         refuse_unknown_action,
         stream_chat_turn,
     )
+    from agent_memory.service.user_control import HistoryPage, UserControlService
 
 _EXPORTS: dict[str, str] = {
     "ChatResult": "agent_memory.service.chat",
@@ -52,11 +54,13 @@ _EXPORTS: dict[str, str] = {
     "ConnectionSink": "agent_memory.service.streaming",
     "DeltaSink": "agent_memory.service.chat",
     "ConfigurationError": "agent_memory.service.exceptions",
+    "HistoryPage": "agent_memory.service.user_control",
     "LedgerCleanup": "agent_memory.service.cleanup",
     "MemoryEditRejectedError": "agent_memory.service.exceptions",
     "MemoryService": "agent_memory.service.memory",
     "TurnFailedError": "agent_memory.service.exceptions",
     "TurnSettings": "agent_memory.service.settings",
+    "UserControlService": "agent_memory.service.user_control",
     "chat_response": "agent_memory.service.requests",
     "cancel_streamed_turn": "agent_memory.service.streaming",
     "chat_service": "agent_memory.service.composition",
@@ -71,6 +75,7 @@ _EXPORTS: dict[str, str] = {
     "run_chat_turn": "agent_memory.service.requests",
     "stream_chat_turn": "agent_memory.service.streaming",
     "turn_id_from_header": "agent_memory.service.requests",
+    "user_control_service": "agent_memory.service.composition",
 }
 
 __all__ = [
@@ -82,11 +87,13 @@ __all__ = [
     "ConnectionFence",
     "ConnectionSink",
     "DeltaSink",
+    "HistoryPage",
     "LedgerCleanup",
     "MemoryEditRejectedError",
     "MemoryService",
     "TurnFailedError",
     "TurnSettings",
+    "UserControlService",
     "cancel_streamed_turn",
     "chat_response",
     "chat_service",
@@ -101,6 +108,7 @@ __all__ = [
     "run_chat_turn",
     "stream_chat_turn",
     "turn_id_from_header",
+    "user_control_service",
 ]
 
 

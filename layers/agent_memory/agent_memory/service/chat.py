@@ -174,7 +174,9 @@ class ChatService:
                     turn,
                     snapshot=ledger.snapshot,
                     memory_status=ledger.memory_status,
-                    tools=(MEMORY_TOOL,),
+                    # Read-only mode: the model is offered no tool that writes.
+                    tools=() if ledger.read_only else (MEMORY_TOOL,),
+                    writable=not ledger.read_only,
                     call_tool=lambda call: _tool_result(call, ledger.call_tool(call.arguments)),
                     has_staged_writes=lambda: ledger.has_staged_writes,
                     deadline_ms=deadline_ms,
@@ -243,6 +245,7 @@ class ChatService:
         deadline_ms: int,
         cancel_flag: CancelFlag,
         sink: DeltaSink | None,
+        writable: bool = True,
     ) -> str:
         def check_deadline() -> None:
             cancel_flag.raise_if_cancelled()
@@ -250,7 +253,7 @@ class ChatService:
                 raise TurnDeadlineExceededError()
 
         # The prompt is compiled for this request only and passed down, never stored.
-        system = compile_system_prompt(snapshot, memory_status)
+        system = compile_system_prompt(snapshot, memory_status, writable=writable)
         try:
             result = run_agent(
                 model=self._model,

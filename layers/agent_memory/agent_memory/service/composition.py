@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from agent_memory.service.chat import ChatService
     from agent_memory.service.memory import MemoryService
     from agent_memory.service.streaming import ConnectionFence
+    from agent_memory.service.user_control import UserControlService
 
 # The chat and memory services (agent loop, models, tool schema) are imported inside their
 # builders: the cleanup function never loads them, which keeps its cold start small.
@@ -71,6 +72,21 @@ def memory_service() -> MemoryService:
     return _singleton(
         "memory",
         lambda: MemoryService(
+            memory_repository=MemoryRepository.from_env(),
+            ledger_repository=LedgerRepository.from_env(),
+            memory_enabled=memory_enabled,
+            settings=TurnSettings.from_env(),
+            clock_ms=wall_clock_ms,
+        ),
+    )
+
+
+def user_control_service() -> UserControlService:
+    from agent_memory.service.user_control import UserControlService
+
+    return _singleton(
+        "user_control",
+        lambda: UserControlService(
             memory_repository=MemoryRepository.from_env(),
             ledger_repository=LedgerRepository.from_env(),
             memory_enabled=memory_enabled,

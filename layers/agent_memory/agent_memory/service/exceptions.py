@@ -34,3 +34,54 @@ class ClientDisconnectedError(TurnFailedError):
 
 class MemoryEditRejectedError(ApiError):
     """A user's own edit broke a memory rule (422) or no longer applies (409)."""
+
+
+class UserControlError(ApiError):
+    """A history, undo, settings or proposal request that cannot be served. Each subclass
+    has one machine ``code`` and a message that never quotes memory content."""
+
+    status = 400
+    code = "invalid_request"
+    message = "The request is invalid."
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(type(self).status, type(self).code, message or type(self).message)
+
+
+class InvalidCommitIdError(UserControlError):
+    code = "invalid_commit_id"
+    message = "A commit id must be a UUID."
+
+
+class InvalidProposalIdError(UserControlError):
+    code = "invalid_proposal_id"
+    message = "A proposal id must be a UUID."
+
+
+class InvalidCursorError(UserControlError):
+    code = "invalid_cursor"
+    message = "The cursor is not one this API returned."
+
+
+class CommitNotFoundError(UserControlError):
+    status = 404
+    code = "commit_not_found"
+    message = "No such commit in your history."
+
+
+class ProposalNotFoundError(UserControlError):
+    status = 404
+    code = "proposal_not_found"
+    message = "No such pending proposal."
+
+
+class UndoConflictError(UserControlError):
+    status = 409
+    code = "undo_conflict"
+    message = "An entry this commit touched has changed since; nothing was changed."
+
+
+class ProposalConflictError(UserControlError):
+    status = 409
+    code = "proposal_conflict"
+    message = "The proposal no longer applies to your memory; nothing was changed."

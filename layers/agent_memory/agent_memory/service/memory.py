@@ -11,12 +11,12 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
-from agent_memory.domain import Snapshot
 from agent_memory.http import ApiError
-from agent_memory.ledger import CancelFlag, TurnLedger, memory_scope
+from agent_memory.ledger import CancelFlag, MemoryOutcome, TurnLedger, memory_scope
 from agent_memory.repository import (
     AlreadyCommittedError,
     LedgerRepository,
+    LoadedMemory,
     MemoryRepository,
     RepositoryError,
 )
@@ -38,7 +38,7 @@ class MemoryDisabledApiError(ApiError):
 
 
 # Outcome status -> (HTTP status, code, message) for an edit that did not commit.
-_EDIT_FAILURES: Mapping[str, tuple[int, str, str]] = {
+EDIT_FAILURES: Mapping[str, tuple[int, str, str]] = {
     "conflict": (
         409,
         "conflict",
@@ -59,7 +59,7 @@ _EDIT_FAILURES: Mapping[str, tuple[int, str, str]] = {
 }
 
 # Outcome reasons that say more than their status (checked first).
-_EDIT_FAILURES_BY_REASON: Mapping[str, tuple[int, str, str]] = {
+EDIT_FAILURES_BY_REASON: Mapping[str, tuple[int, str, str]] = {
     "memory_forgotten": (
         409,
         "memory_forgotten",
@@ -71,6 +71,24 @@ _EDIT_FAILURES_BY_REASON: Mapping[str, tuple[int, str, str]] = {
         "The edit may or may not have been saved. Read memory before you retry it.",
     ),
 }
+
+
+def committed_documents(user_id: str, outcome: MemoryOutcome) -> LoadedMemory:
+    """The documents exactly as a user's own commit wrote them, with their provenance;
+    raises the edit's error for any other outcome. Reading again instead could fail after
+    the commit landed (a 503 that invites a retry which could change a different entry)."""
+    if outcome.status == "committed" and outcome.committed_snapshot is not None:
+        return LoadedMemory(
+            user_id=user_id,
+            snapshot=outcome.committed_snapshot,
+            provenance=outcome.committed_provenance or {},
+        )
+    status, code, message = (
+        EDIT_FAILURES_BY_REASON.get(outcome.reason or "")
+        or EDIT_FAILURES.get(outcome.status)
+        or EDIT_FAILURES["error"]
+    )
+    raise MemoryEditRejectedError(status, code, message)
 
 
 class MemoryService:
@@ -89,10 +107,11 @@ class MemoryService:
         self._settings = settings
         self._clock_ms = clock_ms
 
-    def documents(self, user_id: str) -> Snapshot:
+    def documents(self, user_id: str) -> LoadedMemory:
+        """Both documents, with each entry's provenance."""
         self._require_enabled()
         try:
-            return self._memory.load(user_id).snapshot
+            return self._memory.load(user_id)
         except RepositoryError:
             raise MemoryUnavailableApiError() from None
 
@@ -102,7 +121,7 @@ class MemoryService:
         operations: Sequence[Mapping[str, Any]],
         *,
         remaining_ms: int | None = None,
-    ) -> Snapshot:
+    ) -> LoadedMemory:
         self._require_enabled()
         now_ms = self._clock_ms()
         ledger = TurnLedger.begin(
@@ -113,6 +132,7 @@ class MemoryService:
             ledger_repo=self._ledger,
             clock_ms=self._clock_ms,
             cancel_flag=CancelFlag(),
+            source="edit",
         )
         if ledger.memory_status != "available":
             raise MemoryUnavailableApiError()
@@ -133,22 +153,16 @@ class MemoryService:
             )
         outcome = ledger.commit()
         count_outcome(outcome.status, metric="Edits")
-        if outcome.status == "committed" and outcome.committed_snapshot is not None:
-            # The documents as committed: reading again could fail after the edit landed
-            # (a 503 that invites a retry which could edit a different entry).
-            return outcome.committed_snapshot
         if outcome.status == "unchanged":
-            return ledger.snapshot
-        status, code, message = (
-            _EDIT_FAILURES_BY_REASON.get(outcome.reason or "") or _EDIT_FAILURES[outcome.status]
-        )
-        raise MemoryEditRejectedError(status, code, message)
+            return ledger.loaded_memory or LoadedMemory(user_id=user_id, snapshot=ledger.snapshot)
+        return committed_documents(user_id, outcome)
 
     def forget(self, user_id: str) -> None:
-        """Both documents gone, and every turn that loaded before fenced in the same request
-        (a new forget generation: their commits fail its ConditionCheck, whether or not they
-        have staged anything yet). Forgetting is always allowed, also with the feature off:
-        it only removes data."""
+        """Both documents gone, with their history and the pending proposals (the write
+        mode stays), and every turn that loaded before fenced in the same request (a new
+        forget generation: their commits fail its ConditionCheck, whether or not they have
+        staged anything yet). Forgetting is always allowed, also with the feature off: it
+        only removes data."""
         try:
             self._memory.delete_all(user_id)
         except RepositoryError:

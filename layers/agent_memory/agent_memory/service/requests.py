@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import uuid
 
-from agent_memory.domain import LIMITS, TARGETS, Snapshot
+from agent_memory.domain import LIMITS, TARGETS
 from agent_memory.http import ApiError
 from agent_memory.http.contract import (
     ChatRequest,
     ChatResponse,
+    EntryProvenance,
     MemoryDocument,
     MemoryDocumentsResponse,
     MemoryOutcomeBody,
 )
+from agent_memory.repository import LoadedMemory
 from agent_memory.service.cancellation import cancel_flag_for_request
 from agent_memory.service.chat import ChatResult, ChatService, ChatTurn
 
@@ -65,12 +67,16 @@ def chat_response(result: ChatResult) -> ChatResponse:
     )
 
 
-def documents_response(snapshot: Snapshot) -> MemoryDocumentsResponse:
+def documents_response(loaded: LoadedMemory) -> MemoryDocumentsResponse:
+    snapshot = loaded.snapshot
     documents = {
         target: MemoryDocument(
             entries=list(snapshot.entries(target)),
             chars=snapshot.chars(target),
             limit=LIMITS[target],
+            provenance=[
+                EntryProvenance.model_validate(p.to_dict()) for p in loaded.entry_provenance(target)
+            ],
         )
         for target in TARGETS
     }
