@@ -221,6 +221,14 @@ def test_export_prints_both_documents_and_ledger_metadata_on_stdout_only(
     assert exported["documents"]["user"]["entries"] == [f"Alice {SENTINEL}."]
     assert exported["documents"]["memory"]["entries"] == ["Project uses Python."]
     assert exported["documents"]["memory"]["limit"] == 2200
+    assert exported["documents"]["user"]["provenance"][0]["source"] == "chat"
+    assert exported["settings"] == {"write_mode": "auto"}
+    [record] = exported["history"]
+    assert {change["after"] for change in record["changes"]} == {
+        f"Alice {SENTINEL}.",
+        "Project uses Python.",
+    }
+    assert exported["proposals"] == []
     assert exported["ledger"]["items"] == 2
     assert exported["ledger"]["by_status"] == {"cancelled": 1, "committed": 1}
     assert {record["status"] for record in exported["ledger"]["records"]} == {
@@ -246,6 +254,7 @@ def test_export_of_an_unknown_user_is_empty_and_counts_no_ledger_item(
     assert status == 0
     assert exported["documents"]["user"]["exists"] is False
     assert exported["documents"]["memory"]["exists"] is False
+    assert (exported["history"], exported["proposals"]) == ([], [])
     assert exported["ledger"]["items"] == 0
     assert "records" not in exported["ledger"]
 

@@ -1,8 +1,9 @@
 """An operator's export of one user's memory, for data-subject access requests.
 
-Both documents as the service reads them (``MemoryRepository.export``: entries, sizes, schema
-version, times; a document of an unknown version raw) and what the turn ledger holds about
-the user: counts by status, and on request each item's metadata. Ledger items never hold
+Both documents as the service reads them (``MemoryRepository.export``: entries with their
+provenance, sizes, schema version, times; a document of an unknown version raw), the user's
+settings (write mode), history records and pending proposals, and what the turn ledger holds
+about the user: counts by status, and on request each item's metadata. Ledger items never hold
 memory content; they expire by TTL.
 """
 
@@ -88,6 +89,9 @@ def export_user(
         "user_id": user_id,
         "exported_at": (now or datetime.now(UTC)).isoformat(timespec="seconds"),
         "documents": exported["documents"],
+        "settings": exported["settings"],
+        "history": exported["history"],
+        "proposals": exported["proposals"],
         "ledger": ledger_section,
     }
 
