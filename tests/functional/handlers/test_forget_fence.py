@@ -87,7 +87,8 @@ def test_a_fenced_commit_is_still_one_request(
     assert reply.memory["status"] == "cancelled"
     assert reply.memory["reason"] == "memory_forgotten"
     assert len(sent) == 1
-    assert [next(iter(item)) for item in sent[0]] == ["Put", "ConditionCheck", "Update"]
+    # (the document, the history record, the fence, the ledger)
+    assert [next(iter(item)) for item in sent[0]] == ["Put", "Put", "ConditionCheck", "Update"]
     assert api.memory() == {"user": [], "memory": []}
 
 
