@@ -210,11 +210,11 @@ def requests_by_kind(stack: Stack) -> list[tuple[str, dict[str, int]]]:
         measure("chat turn, read-only", lambda: chat_turn(stack, user, []))
         written = measure("chat turn, writing (auto)", lambda: chat_turn(stack, user, [add("A.")]))
         measure(
-            "PATCH /memory (+ reload)",
+            "PATCH /memory",
             lambda: stack.edits.edit(user, [add("B.", "user")], remaining_ms=DEADLINE_MS),
         )
         measure(
-            "POST /memory/undo (+ reload)",
+            "POST /memory/undo",
             lambda: control.undo(user, written.commit_id, remaining_ms=DEADLINE_MS),
         )
         measure("GET /memory/history", lambda: control.history(user, limit=20, cursor=None))
@@ -225,7 +225,7 @@ def requests_by_kind(stack: Stack) -> list[tuple[str, dict[str, int]]]:
         other = chat_turn(stack, user, [add("D.")])
         measure("GET /memory/proposals", lambda: control.proposals(user))
         measure(
-            "POST .../approve (+ reload)",
+            "POST .../approve",
             lambda: control.approve(user, proposed.proposal_id, remaining_ms=DEADLINE_MS),
         )
         measure("POST .../reject", lambda: control.reject(user, other.proposal_id))

@@ -7,6 +7,11 @@ test cannot observe: adds only add new, unique facts (their order does not matte
 depends on at most two turns, the one that added it and the one that targets it, whatever
 order the others committed in. A turn with no known outcome allows either state, as long as
 it applied all of its batch or none of it.
+
+User control keeps it exact: an ``undo`` claims every fact of the one committed turn it
+reverts, like a ``remove`` of each; in ``approve`` mode a fact is present only if the one
+turn that decided its proposal approved it and answered so (``approved``), absent if that
+turn rejected it, its approval was refused, or nobody decided it.
 """
 
 from __future__ import annotations
@@ -55,6 +60,8 @@ class Expectation:
 
 def expectation(fact: Fact, record: RunRecord) -> Expectation:
     adder = record.turns[fact.added_by]
+    if adder.status == "proposed":
+        return _proposal_expectation(fact, adder, record)
     if adder.outcome == "not_committed":
         return Expectation("absent", f"its turn {_turn(adder)} answered {adder.status}")
     if adder.outcome != "committed":
@@ -63,9 +70,22 @@ def expectation(fact: Fact, record: RunRecord) -> Expectation:
     if claim is None or claim.outcome == "not_committed":
         return Expectation("present", f"committed by turn {_turn(adder)}")
     if claim.outcome == "committed":
-        done = "replaced" if claim.kind == "replace" else "removed"
+        done = {"replace": "replaced", "undo": "undid"}.get(claim.kind, "removed")
         return Expectation("absent", f"turn {_turn(claim)} committed and {done} it")
     return Expectation("either", f"turn {_turn(claim)}, which targets it, has no known outcome")
+
+
+def _proposal_expectation(fact: Fact, proposer: TurnRecord, record: RunRecord) -> Expectation:
+    if fact.decided_by is None:
+        return Expectation("absent", f"turn {_turn(proposer)} proposed it; nobody approved it")
+    decider = record.turns[fact.decided_by]
+    if decider.kind == "reject":
+        return Expectation("absent", f"turn {_turn(decider)} rejected its proposal")
+    if decider.outcome == "committed":
+        return Expectation("present", f"turn {_turn(decider)} approved its proposal")
+    if decider.outcome == "not_committed":
+        return Expectation("absent", f"the approval {_turn(decider)} answered {decider.status}")
+    return Expectation("either", f"the approval {_turn(decider)} has no known outcome")
 
 
 def check_run(record: RunRecord, final: Mapping[int, DocumentsRead]) -> list[Check]:
@@ -196,7 +216,7 @@ def _all_or_nothing(record: RunRecord, found: _Found) -> Check:
     for turn in record.turns.values():
         if turn.outcome not in ("unknown", "pending") or turn.user not in found:
             continue
-        applied = [bool(found.get(turn.user, {}).get(fid)) for fid in turn.adds]
+        applied = [bool(found.get(turn.user, {}).get(fid)) for fid in turn.adds + turn.approves]
         applied += [not found.get(turn.user, {}).get(fid) for fid in turn.claims]
         if len(set(applied)) > 1:
             check.violations.append(
@@ -210,10 +230,16 @@ def _contract(record: RunRecord) -> Check:
     check = Check(
         "answers_match_the_contract",
         "read-only, invalid and failing turns never commit; an acknowledged cancel means the"
-        " turn did not commit, a 409 already_committed that it did",
+        " turn did not commit, a 409 already_committed that it did; an approve-mode user's"
+        " chat turns propose and never commit, an auto user's never propose",
     )
     for turn in sorted(record.turns.values(), key=lambda t: (t.user, t.turn)):
         committed = turn.outcome == "committed"
+        approving = turn.user in record.approve_mode
+        if turn.request is None and approving and committed:
+            check.violations.append(f"u{turn.user}: approve-mode turn {_turn(turn)} committed")
+        if turn.status == "proposed" and not approving:
+            check.violations.append(f"u{turn.user}: auto-mode turn {_turn(turn)} proposed")
         if turn.kind in ("read", "invalid", "fail") and committed:
             check.violations.append(f"u{turn.user}: {turn.kind} turn {_turn(turn)} committed")
         if turn.kind == "cancel":
@@ -243,7 +269,8 @@ def _load_ran(record: RunRecord) -> Check:
     for turn in turns:
         if turn.status == "harness error":
             check.violations.append(f"turn {_turn(turn)}: the load test raised {turn.error_code}")
-    writes = [t for t in turns if t.kind in WRITE_KINDS]
+    # An approve-mode user's writes propose; the others' must commit.
+    writes = [t for t in turns if t.kind in WRITE_KINDS and t.user not in record.approve_mode]
     if writes and not any(t.outcome == "committed" for t in writes):
         statuses = sorted({str(t.status) for t in writes})
         check.violations.append(

@@ -10,12 +10,38 @@ from urllib.parse import urlsplit
 
 from agent_memory_tools.loadtest.exceptions import ConfigError
 
-KINDS = ("read", "add", "replace", "remove", "invalid", "cancel", "fail")
+KINDS = (
+    "read",
+    "add",
+    "replace",
+    "remove",
+    "invalid",
+    "cancel",
+    "fail",
+    "undo",
+    "approve",
+    "reject",
+)
 """Turn kinds, in the order the summary lists them."""
 
 DEFAULT_MIX: Mapping[str, int] = MappingProxyType(
-    {"read": 15, "add": 35, "replace": 12, "remove": 10, "invalid": 10, "cancel": 9, "fail": 9}
+    {
+        "read": 15,
+        "add": 35,
+        "replace": 12,
+        "remove": 10,
+        "invalid": 10,
+        "cancel": 9,
+        "fail": 9,
+        "undo": 6,
+        "approve": 6,
+        "reject": 3,
+    }
 )
+# With approve or reject turns in the mix, every APPROVE_EVERY-th user runs in the
+# ``approve`` write mode: its chat turns propose, its approve and reject turns decide.
+APPROVE_EVERY = 4
+USER_CONTROL_KINDS = frozenset({"undo", "approve", "reject"})
 MAX_USERS = 100_000
 MAX_TURNS_PER_USER = 100_000
 MAX_CONCURRENCY = 512

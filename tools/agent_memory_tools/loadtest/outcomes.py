@@ -47,6 +47,37 @@ def classify(answer: ApiAnswer) -> Classified:
     return Classified(label, "unknown", error_code=code)
 
 
+# What a user-control request that succeeded did, by turn kind.
+_DONE = {"undo": "undone", "approve": "approved", "reject": "rejected"}
+
+
+def classify_control(answer: ApiAnswer, kind: str) -> Classified:
+    """An undo, approve or reject: 200 (204 for a reject) did it; a 4xx changed nothing
+    (409 conflict, 404 gone); no answer or a 5xx leaves it unknown."""
+    if answer.status in (200, 204):
+        return Classified(_DONE.get(kind, kind), "committed")
+    if answer.status == 0:
+        return Classified("no answer", "unknown", error_code=answer.error)
+    code = answer.error_code
+    label = f"{answer.status} {code or 'no error code'}"
+    if 400 <= answer.status < 500:
+        return Classified(label, "not_committed", error_code=code)
+    return Classified(label, "unknown", error_code=code)
+
+
+def memory_ids(answer: ApiAnswer) -> dict[str, str | None]:
+    """The commit id (an undo can name it) and proposal id a chat answer carries."""
+    body = answer.body if isinstance(answer.body, dict) else {}
+    memory = body.get("memory")
+    if not isinstance(memory, dict):
+        memory = {}
+    commit_id, proposal_id = memory.get("commit_id"), memory.get("proposal_id")
+    return {
+        "commit_id": str(commit_id) if commit_id else None,
+        "proposal_id": str(proposal_id) if proposal_id else None,
+    }
+
+
 def cancel_answer(answer: ApiAnswer) -> str:
     """``cancelled`` / ``expired`` (200), ``already_committed`` (409), or what else came back."""
     if answer.status == 0:

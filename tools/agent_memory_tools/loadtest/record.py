@@ -7,6 +7,10 @@ confirmed committed and nobody has targeted yet: the only facts a later ``replac
 ``remove`` may target, so that every fact is targeted at most once and only after its own
 turn completed. That is what makes the oracle exact without knowing the commit order of
 concurrent turns.
+
+User control follows the same rule: an ``undo`` reverts one committed ``add`` turn whose
+facts it claims (all of them, so nobody else targets them), and in ``approve`` mode an
+``approve`` or ``reject`` turn decides one pending proposal, which no other turn decides.
 """
 
 from __future__ import annotations
@@ -34,7 +38,8 @@ class Fact:
     target: Store
     content: str
     added_by: str  # the key of the turn whose batch adds it
-    claimed_by: str | None = None  # the key of the one turn that replaces or removes it
+    claimed_by: str | None = None  # the key of the one turn that replaces, removes or undoes it
+    decided_by: str | None = None  # approve mode: the turn that approves or rejects it
 
 
 @dataclass
@@ -51,6 +56,10 @@ class TurnRecord:
     operations: list[dict[str, Any]] = field(default_factory=list)
     adds: list[str] = field(default_factory=list)
     claims: list[str] = field(default_factory=list)
+    approves: list[str] = field(default_factory=list)  # facts of the proposal it approves
+    # A user-control request instead of a chat turn: (method, path, body).
+    request: tuple[str, str, dict[str, Any] | None] | None = None
+    acts_on: str | None = None  # the turn whose commit or proposal it undoes or decides
     sleep_seconds: float = 0.0
     cancel_after: float | None = None
     # What happened (seconds are relative to the start of the run).
@@ -66,6 +75,8 @@ class TurnRecord:
     retry_count: int | None = None
     cancel_http_status: int | None = None
     cancel_answer: str | None = None
+    commit_id: str | None = None
+    proposal_id: str | None = None
 
     @property
     def replays(self) -> int | None:
@@ -101,6 +112,10 @@ class RunRecord:
         self._facts_of: dict[int, list[str]] = {user: [] for user in range(users)}
         self._claimable: dict[int, list[str]] = {user: [] for user in range(users)}
         self.baseline: dict[int, dict[str, list[str]]] = {}
+        self.approve_mode: frozenset[int] = frozenset()
+        # Committed add turns whose facts nobody targets yet (undo), pending proposals.
+        self._undoable: dict[int, list[str]] = {user: [] for user in range(users)}
+        self._pending: dict[int, list[str]] = {user: [] for user in range(users)}
         self._status_counts: Counter[str] = Counter()
 
     # -- dispatch side ---------------------------------------------------------------------
@@ -130,6 +145,37 @@ class RunRecord:
             fact.claimed_by = by
             return fact
 
+    def claim_commit(self, user: int, by: str, rng: random.Random) -> TurnRecord | None:
+        """Reserve a committed add turn, and all of its facts, for the undo ``by``."""
+        with self._lock:
+            claimable = set(self._claimable[user])
+            pool = [
+                key
+                for key in self._undoable[user]
+                if all(fid in claimable for fid in self.turns[key].adds)
+            ]
+            if not pool:
+                return None
+            key = rng.choice(pool)
+            self._undoable[user].remove(key)
+            adder = self.turns[key]
+            for fid in adder.adds:
+                self._claimable[user].remove(fid)
+                self.facts[fid].claimed_by = by
+            return adder
+
+    def claim_proposal(self, user: int, by: str, rng: random.Random) -> TurnRecord | None:
+        """Reserve a pending proposal for the approve or reject turn ``by``."""
+        with self._lock:
+            if not self._pending[user]:
+                return None
+            key = rng.choice(self._pending[user])
+            self._pending[user].remove(key)
+            proposer = self.turns[key]
+            for fid in proposer.adds:
+                self.facts[fid].decided_by = by
+            return proposer
+
     def estimated_chars(self, user: int, target: Store) -> int:
         """A pessimistic size of the store: every fact that is or may become present."""
         with self._lock:
@@ -148,6 +194,11 @@ class RunRecord:
 
     def _may_be_present(self, fact: Fact) -> bool:
         adder = self.turns[fact.added_by]
+        if adder.status == "proposed":  # present once approved, unless rejected
+            decider = self.turns[fact.decided_by] if fact.decided_by else None
+            return decider is None or (
+                decider.kind == "approve" and decider.outcome != "not_committed"
+            )
         if adder.kind in NEVER_COMMITS or adder.outcome == "not_committed":
             return False
         if fact.claimed_by is None:
@@ -171,6 +222,10 @@ class RunRecord:
                 self._claimable[turn.user].extend(
                     fid for fid in turn.adds if self.facts[fid].claimed_by is None
                 )
+                if turn.kind == "add" and turn.commit_id and turn.adds:
+                    self._undoable[turn.user].append(turn.key)
+            if turn.status == "proposed" and turn.proposal_id and turn.adds:
+                self._pending[turn.user].append(turn.key)
 
     def cancel_answered(self, key: str, http_status: int, answer: str) -> None:
         with self._lock:

@@ -132,6 +132,11 @@ def summary_text(report: Mapping[str, Any], files: Sequence[str]) -> str:
             f" committed {requests['committed_turns']},"
             f" committed without re-attempts {requests['committed_turns_without_re_attempts']})"
         )
+        if requests.get("by_kind"):
+            lines.append(
+                "  requests/turn   "
+                + "; ".join(f"{kind} {mean}" for kind, mean in requests["by_kind"].items())
+            )
     lines.append("  checks")
     for check in report["checks"]:
         mark = "ok  " if check["passed"] else "FAIL"

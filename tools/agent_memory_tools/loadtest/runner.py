@@ -12,10 +12,15 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
-from agent_memory_tools.loadtest.config import LoadTestConfig
+from agent_memory_tools.loadtest.config import APPROVE_EVERY, LoadTestConfig
 from agent_memory_tools.loadtest.exceptions import TargetError
 from agent_memory_tools.loadtest.facts import Store, user_id
-from agent_memory_tools.loadtest.outcomes import cancel_answer, classify
+from agent_memory_tools.loadtest.outcomes import (
+    cancel_answer,
+    classify,
+    classify_control,
+    memory_ids,
+)
 from agent_memory_tools.loadtest.plan import Plan
 from agent_memory_tools.loadtest.progress import Progress
 from agent_memory_tools.loadtest.record import RunRecord, TurnRecord
@@ -83,6 +88,28 @@ class Runner:
                     f"Cannot read the memory of {user_id(self._record.run_id, user)}: {read.error}."
                 )
             self._record.baseline[user] = {t: list(read.documents.entries[t]) for t in STORES}
+        self._set_approve_mode()
+
+    def _set_approve_mode(self) -> None:
+        """With approve or reject turns in the mix, every ``APPROVE_EVERY``-th user runs in
+        the ``approve`` write mode (``PUT /memory/settings``)."""
+        mix = self._config.mix
+        if mix.weight("approve") + mix.weight("reject") <= 0:
+            return
+        users = [u for u in range(self._config.users) if u % APPROVE_EVERY == APPROVE_EVERY - 1]
+        answers = self._map(
+            lambda user: self._target.send(
+                ApiRequest("PUT", "/memory/settings", self._tokens[user], {"write_mode": "approve"})
+            ),
+            users,
+        )
+        for user, answer in zip(users, answers, strict=True):
+            if answer.status != 200:
+                raise TargetError(
+                    f"Cannot set the write mode of {user_id(self._record.run_id, user)}:"
+                    f" {_describe_failure(answer)}."
+                )
+        self._record.approve_mode = frozenset(users)
 
     def read_documents(self) -> dict[int, DocumentsRead]:
         users = list(range(self._config.users))
@@ -165,16 +192,23 @@ class Runner:
             self._record.start(turn.key, started - self._started)
             if turn.cancel_after is not None:
                 cancels.submit(self._cancel, turn, started + turn.cancel_after)
-            answer = self._target.send(
-                ApiRequest(
-                    "POST",
-                    "/chat",
-                    self._tokens[turn.user],
-                    {"message": turn.message},
-                    {"Idempotency-Key": turn.turn_id},
+            if turn.request is not None:
+                method, path, body = turn.request
+                answer = self._target.send(ApiRequest(method, path, self._tokens[turn.user], body))
+                result = classify_control(answer, turn.kind)
+                ids: dict[str, str | None] = {}
+            else:
+                answer = self._target.send(
+                    ApiRequest(
+                        "POST",
+                        "/chat",
+                        self._tokens[turn.user],
+                        {"message": turn.message},
+                        {"Idempotency-Key": turn.turn_id},
+                    )
                 )
-            )
-            result = classify(answer)
+                result = classify(answer)
+                ids = memory_ids(answer)
             self._record.finish(
                 turn.key,
                 self._clock() - self._started,
@@ -186,6 +220,7 @@ class Runner:
                 outcome=result.outcome,
                 requests=dict(answer.requests) if answer.requests is not None else None,
                 retry_count=answer.retry_count,
+                **ids,
             )
         except Exception as error:  # a bug of the load test itself: recorded, and a failed check
             self._record.finish(

@@ -7,6 +7,12 @@ other turn targets (``RunRecord.claim``); when there is none yet it becomes an `
 An ``add`` that would take a store past ``CAPACITY_SHARE`` of its limit (counting every
 fact that may still commit) removes one of that store's facts instead, so long runs keep
 exercising every kind rather than filling up and rejecting everything.
+
+User control: an ``undo`` reverts a committed ``add`` turn of an ``auto`` user whose facts
+nobody targets yet (``POST /memory/undo`` with the commit id it answered); an ``approve``
+or ``reject`` decides a pending proposal of an ``approve``-mode user. Without such a target
+they become an ``add``; ``approve``-mode users send no ``replace``, ``remove`` or ``undo``
+(their facts are only proposals until approved), ``auto`` users no ``approve``/``reject``.
 """
 
 from __future__ import annotations
@@ -51,6 +57,11 @@ class _Builder:
         self.rng = rng
         self.facts: list[Fact] = []
         self.claims: list[str] = []
+        self.approves: list[str] = []
+        self._request: tuple[tuple[str, str, dict[str, Any] | None] | None, str | None] = (
+            None,
+            None,
+        )
 
     @property
     def key(self) -> str:
@@ -67,6 +78,7 @@ class _Builder:
             lines.append("simulate: fail")
         if payload is None:
             lines.append("Just saying hello; nothing to remember.")
+        request, acts_on = self._request
         turn = TurnRecord(
             key=self.key,
             user=self.planned.user,
@@ -80,6 +92,9 @@ class _Builder:
             operations=list(payload["operations"]) if payload else [],
             adds=[fact.fid for fact in self.facts],
             claims=list(self.claims),
+            approves=list(self.approves),
+            request=request,
+            acts_on=acts_on,
             sleep_seconds=sleep,
             cancel_after=CANCEL_AFTER_SECONDS if kind == "cancel" else None,
         )
@@ -87,6 +102,15 @@ class _Builder:
 
     def _choose(self, kind: str) -> tuple[str, dict[str, Any] | None, float, bool]:
         """(the kind actually sent, the tool arguments, seconds to sleep, whether to fail)."""
+        approving = self.planned.user in self.record.approve_mode
+        if kind in ("replace", "remove", "undo") and approving:
+            return self._add(("memory",))
+        if kind in ("approve", "reject"):
+            if not approving:
+                return self._add(("memory",))
+            return self._decide(kind)
+        if kind == "undo":
+            return self._undo()
         if kind in ("replace", "remove"):
             claimed = self.record.claim(self.planned.user, self.key, self.rng)
             if claimed is None:
@@ -117,6 +141,24 @@ class _Builder:
                 return "cancel", payload, CANCEL_SLEEP_SECONDS, False
             return "fail", payload, 0.0, True
         return "read", None, 0.0, False
+
+    def _undo(self) -> tuple[str, dict[str, Any] | None, float, bool]:
+        adder = self.record.claim_commit(self.planned.user, self.key, self.rng)
+        if adder is None or adder.commit_id is None:
+            return self._add(("memory",))
+        self.claims.extend(adder.adds)
+        self._request = (("POST", "/memory/undo", {"commit_id": adder.commit_id}), adder.key)
+        return "undo", None, 0.0, False
+
+    def _decide(self, kind: str) -> tuple[str, dict[str, Any] | None, float, bool]:
+        proposer = self.record.claim_proposal(self.planned.user, self.key, self.rng)
+        if proposer is None or proposer.proposal_id is None:
+            return self._add(("memory",))
+        if kind == "approve":
+            self.approves.extend(proposer.adds)
+        path = f"/memory/proposals/{proposer.proposal_id}/{kind}"
+        self._request = (("POST", path, None), proposer.key)
+        return kind, None, 0.0, False
 
     def _add(self, targets: Sequence[Store]) -> tuple[str, dict[str, Any] | None, float, bool]:
         operations = []

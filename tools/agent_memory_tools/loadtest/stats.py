@@ -140,10 +140,24 @@ def _requests(turns: Sequence[TurnRecord]) -> dict[str, Any]:
         "read_only_turns": mean_of(
             [t for t in turns if t.kind == "read" and t.status == "unchanged"]
         ),
-        "committed_turns": mean_of([t for t in turns if t.outcome == "committed"]),
-        "committed_turns_without_re_attempts": mean_of(
-            [t for t in turns if t.outcome == "committed" and not t.retry_count]
+        # Chat turns (an undo, approve or reject is a request of its own: see by_kind).
+        "committed_turns": mean_of(
+            [t for t in turns if t.outcome == "committed" and t.request is None]
         ),
+        "committed_turns_without_re_attempts": mean_of(
+            [
+                t
+                for t in turns
+                if t.outcome == "committed" and t.request is None and not t.retry_count
+            ]
+        ),
+        # Mean requests per turn of each kind that was sent (undo, approve and reject are the
+        # user-control requests, not chat turns).
+        "by_kind": {
+            kind: mean_of(of_kind)
+            for kind in KINDS
+            if (of_kind := [t for t in turns if t.kind == kind and t.requests is not None])
+        },
         "by_operation_per_turn": {
             op: round(n / len(counted), 3) for op, n in sorted(by_operation.items())
         }
