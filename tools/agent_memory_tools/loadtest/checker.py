@@ -116,8 +116,8 @@ def _readable(final: Mapping[int, DocumentsRead]) -> Check:
 def _committed_present_once(record: RunRecord, found: _Found) -> Check:
     check = Check(
         "committed_facts_present_once",
-        "every fact of a committed turn is present exactly once, in its store, unless a"
-        " later committed turn replaced or removed it",
+        "every fact of a committed turn (or an approved proposal) is present exactly once,"
+        " in its store, unless a later committed turn replaced, removed or undid it",
     )
     for fact in record.facts.values():
         expected = expectation(fact, record)
@@ -141,7 +141,7 @@ def _nothing_uncommitted(record: RunRecord, found: _Found) -> Check:
     check = Check(
         "nothing_from_uncommitted_turns",
         "no fact of a turn that did not commit is present, nor a fact a committed turn"
-        " replaced or removed",
+        " replaced, removed or undid, nor a proposal that was rejected or never approved",
     )
     for fact in record.facts.values():
         expected = expectation(fact, record)
