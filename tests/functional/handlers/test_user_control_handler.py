@@ -273,6 +273,7 @@ def test_approve_mode_turns_a_batch_into_a_proposal(api: Api) -> None:
     reply = api.chat("remember: Uses SAM.")
     # THEN it is proposed, not committed: memory unchanged, one pending proposal
     assert reply.memory["status"] == "proposed"
+    assert "approve" in reply.body["reply"]  # the reply claims no save
     proposal_id = reply.memory["proposal_id"]
     assert api.memory()["memory"] == []
     [proposal] = present(api.call("GET", "/memory/proposals").body["items"])

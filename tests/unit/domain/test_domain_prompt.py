@@ -141,3 +141,20 @@ def test_each_prompt_is_request_local() -> None:
     assert "Alice" in first
     assert "Alice" not in second
     assert "Bob" not in first
+
+
+def test_read_only_mode_shows_memory_and_offers_no_saving() -> None:
+    snapshot = Snapshot(memory=("Uses SAM.",))
+    prompt = compile_system_prompt(snapshot, "available", writable=False)
+    assert "Uses SAM." in prompt
+    assert "read-only" in prompt
+    assert "Save a fact with the memory_update tool" not in prompt
+
+
+def test_approve_mode_tells_the_model_that_saves_wait_for_the_user() -> None:
+    snapshot = Snapshot(memory=("Uses SAM.",))
+    auto = compile_system_prompt(snapshot, "available")
+    approve = compile_system_prompt(snapshot, "available", approval=True)
+    assert "approves or rejects" in approve
+    assert "approves or rejects" not in auto
+    assert "Save a fact with the memory_update tool" in approve

@@ -177,6 +177,7 @@ class ChatService:
                     # Read-only mode: the model is offered no tool that writes.
                     tools=() if ledger.read_only else (MEMORY_TOOL,),
                     writable=not ledger.read_only,
+                    approval=ledger.write_mode == "approve",
                     call_tool=lambda call: _tool_result(call, ledger.call_tool(call.arguments)),
                     has_staged_writes=lambda: ledger.has_staged_writes,
                     deadline_ms=deadline_ms,
@@ -246,6 +247,7 @@ class ChatService:
         cancel_flag: CancelFlag,
         sink: DeltaSink | None,
         writable: bool = True,
+        approval: bool = False,
     ) -> str:
         def check_deadline() -> None:
             cancel_flag.raise_if_cancelled()
@@ -253,7 +255,9 @@ class ChatService:
                 raise TurnDeadlineExceededError()
 
         # The prompt is compiled for this request only and passed down, never stored.
-        system = compile_system_prompt(snapshot, memory_status, writable=writable)
+        system = compile_system_prompt(
+            snapshot, memory_status, writable=writable, approval=approval
+        )
         try:
             result = run_agent(
                 model=self._model,
@@ -332,6 +336,8 @@ _NOT_SAVED_REPLIES: dict[str, str] = {
     "expired": "I ran out of time, so I saved nothing to memory.",
     "conflict": "Memory changed meanwhile and my update no longer applied; I saved nothing.",
     "unavailable": "Memory could not be reached, so I saved nothing to it.",
+    # Approve mode: the batch waits for the user (GET /memory/proposals).
+    "proposed": "I proposed a memory update; it is saved only once you approve it.",
 }
 _NOT_SAVED_DEFAULT = "My memory update could not be saved; nothing was changed."
 
