@@ -33,6 +33,7 @@ from agent_memory.domain import (
     render_document,
 )
 from agent_memory.repository import migrations
+from agent_memory.repository.attributes import number_attribute, string_attribute
 from agent_memory.repository.clients import (
     TableNames,
     get_client,
@@ -166,8 +167,8 @@ class MemoryRepository:
         provenance: dict[str, tuple[Provenance, ...]] = {}
         write_mode: WriteMode = DEFAULT_WRITE_MODE
         for item in items:
-            if _string(item, "memory_type") == SETTINGS_TYPE:
-                forget_generation = _string(item, FORGET_GENERATION)
+            if string_attribute(item, "memory_type") == SETTINGS_TYPE:
+                forget_generation = string_attribute(item, FORGET_GENERATION)
                 write_mode = read_write_mode(item)
                 continue
             target = _target(item)
@@ -204,16 +205,16 @@ class MemoryRepository:
             document: dict[str, Any] = {
                 "exists": True,
                 "limit": LIMITS[target],
-                "schema_version": _number(item, "schema_version"),
-                "created_at": _number(item, "created_at"),
-                "updated_at": _number(item, "updated_at"),
+                "schema_version": number_attribute(item, "schema_version"),
+                "created_at": number_attribute(item, "created_at"),
+                "updated_at": number_attribute(item, "updated_at"),
             }
             try:
                 state, entries = _read_document(target, item)
             except MemoryUnavailableError:
-                document["content"] = _string(item, "content")
+                document["content"] = string_attribute(item, "content")
                 document["entries"] = None
-                document["chars"] = len(_string(item, "content") or "")
+                document["chars"] = len(string_attribute(item, "content") or "")
             else:
                 document["entries"] = list(entries)
                 document["chars"] = len(render_document(entries))
@@ -409,7 +410,7 @@ def _settings_key(user_id: str) -> dict[str, AttributeValueTypeDef]:
 
 
 def _target(item: Mapping[str, Any]) -> Target | None:
-    name = _string(item, "memory_type")
+    name = string_attribute(item, "memory_type")
     for target in TARGETS:
         if name == target:
             return target
@@ -419,11 +420,11 @@ def _target(item: Mapping[str, Any]) -> Target | None:
 def _read_document(
     target: Target, item: Mapping[str, Any]
 ) -> tuple[DocumentState, tuple[str, ...]]:
-    version = _number(item, "schema_version")
+    version = number_attribute(item, "schema_version")
     if version is None or not migrations.is_known(version):
         raise UnknownSchemaVersionError(target, version)
-    content = _string(item, "content")
-    revision = _string(item, "revision")
+    content = string_attribute(item, "content")
+    revision = string_attribute(item, "revision")
     if content is None or revision is None:
         raise CorruptDocumentError(target)
     try:
@@ -438,8 +439,8 @@ def _read_document(
         target=target,
         revision=revision,
         schema_version=version,
-        created_at=_number(item, "created_at"),
-        updated_at=_number(item, "updated_at"),
+        created_at=number_attribute(item, "created_at"),
+        updated_at=number_attribute(item, "updated_at"),
     )
     return state, entries
 
@@ -452,7 +453,7 @@ def _read_provenance(
     stored: list[Provenance] = []
     if (state.schema_version or 0) >= migrations.PROVENANCE_SCHEMA_VERSION:
         try:
-            data = json.loads(_string(item, "provenance") or "[]")
+            data = json.loads(string_attribute(item, "provenance") or "[]")
             stored = [Provenance.from_dict(entry) for entry in data]
         except (ValueError, TypeError, AttributeError):
             stored = []
@@ -464,20 +465,4 @@ def _read_provenance(
 
 def _retention_from_env() -> int:
     return history_retention_days()
-
-
-def _string(item: Mapping[str, Any], name: str) -> str | None:
-    value = item.get(name)
-    if isinstance(value, Mapping) and isinstance(value.get("S"), str):
-        return str(value["S"])
-    return None
-
-
-def _number(item: Mapping[str, Any], name: str) -> int | None:
-    value = item.get(name)
-    if isinstance(value, Mapping) and isinstance(value.get("N"), str):
-        try:
-            return int(value["N"])
-        except ValueError:
-            return None
     return None

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from botocore.exceptions import BotoCoreError, ClientError
 
 from agent_memory.domain import Change, Operation
+from agent_memory.repository.attributes import number_attribute, string_attribute
 from agent_memory.repository.clients import translate_error
 
 if TYPE_CHECKING:
@@ -173,7 +174,7 @@ class UserControlRepository:
             user_id, HISTORY_PREFIX, upper, newest_first=True, page_size=limit + 1
         )
         for item in items:
-            if not _alive(item, now_ms) or _string(item, "memory_type") == upper:
+            if not _alive(item, now_ms) or string_attribute(item, "memory_type") == upper:
                 continue
             records.append(_history_record(item))
             if len(records) == limit:
@@ -308,7 +309,7 @@ class UserControlRepository:
     def _keys(self, user_id: str, first_prefix: str, last_prefix: str) -> list[str]:
         """The sort keys from ``first_prefix`` to everything under ``last_prefix``."""
         return [
-            str(_string(item, "memory_type"))
+            str(string_attribute(item, "memory_type"))
             for item in self._query_range(user_id, first_prefix, last_prefix + "\uffff")
         ]
 
@@ -335,7 +336,7 @@ class UserControlRepository:
 
 def read_write_mode(item: Mapping[str, Any] | None) -> WriteMode:
     """The write mode a settings item holds (``auto`` when absent or unknown)."""
-    value = _string(item or {}, "write_mode")
+    value = string_attribute(item or {}, "write_mode")
     for mode in WRITE_MODES:
         if value == mode:
             return mode
@@ -378,18 +379,18 @@ def _key(user_id: str, sort_key: str) -> dict[str, AttributeValueTypeDef]:
 
 
 def _alive(item: Mapping[str, Any], now_ms: int) -> bool:
-    expires = _number(item, "expires_at")
+    expires = number_attribute(item, "expires_at")
     return expires is None or expires > now_ms // 1000
 
 
 def _history_record(item: Mapping[str, Any]) -> HistoryRecord:
     changes = _json_list(item, "changes", lambda data: Change.from_dict(data))
     return HistoryRecord(
-        commit_id=_string(item, "commit_id") or "",
-        source=_string(item, "source") or "unknown",
-        committed_at=_number(item, "committed_at") or 0,
+        commit_id=string_attribute(item, "commit_id") or "",
+        source=string_attribute(item, "source") or "unknown",
+        committed_at=number_attribute(item, "committed_at") or 0,
         changes=tuple(changes),
-        turn_id=_string(item, "turn_id"),
+        turn_id=string_attribute(item, "turn_id"),
     )
 
 
@@ -405,17 +406,17 @@ def _proposal(item: Mapping[str, Any]) -> Proposal:
         ),
     )
     return Proposal(
-        proposal_id=_string(item, "proposal_id") or "",
-        turn_id=_string(item, "turn_id") or "",
-        created_at=_number(item, "created_at") or 0,
-        expires_at=_number(item, "expires_at") or 0,
+        proposal_id=string_attribute(item, "proposal_id") or "",
+        turn_id=string_attribute(item, "turn_id") or "",
+        created_at=number_attribute(item, "created_at") or 0,
+        expires_at=number_attribute(item, "expires_at") or 0,
         operations=tuple(operations),
     )
 
 
 def _json_list(item: Mapping[str, Any], name: str, build: Callable[[Any], _T]) -> list[_T]:
     try:
-        data = json.loads(_string(item, name) or "[]")
+        data = json.loads(string_attribute(item, name) or "[]")
     except ValueError:
         return []
     values: list[_T] = []
@@ -426,20 +427,4 @@ def _json_list(item: Mapping[str, Any], name: str, build: Callable[[Any], _T]) -
             except ValueError:
                 continue
     return values
-
-
-def _string(item: Mapping[str, Any], name: str) -> str | None:
-    value = item.get(name)
-    if isinstance(value, Mapping) and isinstance(value.get("S"), str):
-        return str(value["S"])
-    return None
-
-
-def _number(item: Mapping[str, Any], name: str) -> int | None:
-    value = item.get(name)
-    if isinstance(value, Mapping) and isinstance(value.get("N"), str):
-        try:
-            return int(value["N"])
-        except ValueError:
-            return None
     return None
