@@ -254,13 +254,20 @@ class _PromptSpy:
         self.lock = threading.Lock()
 
     def complete(
-        self, *, system: str, messages: Sequence[Message], tools: Sequence[ToolSpec]
+        self,
+        *,
+        system: str,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        budget_seconds: float | None = None,
     ) -> ModelResponse:
         first = messages[-1]
         key = getattr(first, "text", "")
         with self.lock:
             self.prompts.setdefault(key.split("\n")[0], []).append(system)
-        return self.inner.complete(system=system, messages=messages, tools=tools)
+        return self.inner.complete(
+            system=system, messages=messages, tools=tools, budget_seconds=budget_seconds
+        )
 
 
 def test_request_context_never_leaks_between_concurrent_users(
@@ -313,12 +320,19 @@ class _ToolSpy:
         self.calls: list[tuple[tuple[str, ...], Any]] = []
 
     def complete(
-        self, *, system: str, messages: Sequence[Message], tools: Sequence[ToolSpec]
+        self,
+        *,
+        system: str,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        budget_seconds: float | None = None,
     ) -> ModelResponse:
         from agent_memory.ledger import current_memory_request
 
         self.calls.append((tuple(tool.name for tool in tools), current_memory_request.get()))
-        return self.inner.complete(system=system, messages=messages, tools=tools)
+        return self.inner.complete(
+            system=system, messages=messages, tools=tools, budget_seconds=budget_seconds
+        )
 
 
 def test_the_memory_tool_is_offered_only_to_authenticated_turns_with_the_flag_on(

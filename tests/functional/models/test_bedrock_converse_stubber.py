@@ -55,7 +55,7 @@ MEMORY_SCHEMA: dict[str, Any] = {
 }
 MEMORY_TOOL = ToolSpec("memory_update", "Edit the bounded memory.", MEMORY_SCHEMA)
 ADD = {"operations": [{"target": "memory", "action": "add", "content": "Uses SAM."}]}
-INFERENCE = {"maxTokens": 512, "temperature": 0.0}
+INFERENCE = {"maxTokens": 512}  # no temperature unless configured
 TOOL_CONFIG = {
     "tools": [
         {
@@ -69,6 +69,10 @@ TOOL_CONFIG = {
 }
 
 
+def no_sleep(seconds: float) -> None:
+    pass
+
+
 @pytest.fixture
 def stubbed() -> Iterator[tuple[BedrockConverseModel, Stubber]]:
     client = boto3.client(
@@ -78,7 +82,7 @@ def stubbed() -> Iterator[tuple[BedrockConverseModel, Stubber]]:
         aws_secret_access_key="testing",
     )
     with Stubber(client) as stubber:
-        yield BedrockConverseModel(client, MODEL_ID, max_tokens=512), stubber
+        yield BedrockConverseModel(client, MODEL_ID, max_tokens=512, sleep=no_sleep), stubber
         stubber.assert_no_pending_responses()
 
 
@@ -308,13 +312,15 @@ def test_client_errors_map_to_content_free_model_errors(
     error_type: type[ModelError],
 ) -> None:
     model, stubber = stubbed
-    # GIVEN Bedrock fails with an error message that quotes the prompt
-    stubber.add_client_error(
-        "converse",
-        service_error_code=code,
-        service_message=f"The input {SENTINEL} was bad",
-        http_status_code=status,
-    )
+    # GIVEN Bedrock fails with an error message that quotes the prompt (twice: a retryable
+    # error is retried once)
+    for _ in range(2 if retryable and error_type is ModelError else 1):
+        stubber.add_client_error(
+            "converse",
+            service_error_code=code,
+            service_message=f"The input {SENTINEL} was bad",
+            http_status_code=status,
+        )
     # WHEN the model is called
     with pytest.raises(ModelError) as raised:
         model.complete(system=SYSTEM, messages=[UserMessage(SENTINEL)], tools=[MEMORY_TOOL])

@@ -169,7 +169,6 @@ def test_a_tool_call_round_trip_has_the_chat_completions_shapes(server: FakeServ
                 },
             }
         ],
-        "temperature": 0.0,
     }
     # AND the second carried the assistant tool call (arguments as a JSON string) and the result
     assistant, tool = second["body"]["messages"][2:]
@@ -194,7 +193,9 @@ def test_no_tools_and_no_key_send_neither(server: FakeServer) -> None:
     (request,) = server.requests
     assert "tools" not in request["body"]
     assert "Authorization" not in request["headers"]
-    assert request["body"]["max_tokens"] == 64
+    assert request["body"]["max_completion_tokens"] == 64
+    assert "max_tokens" not in request["body"]
+    assert "temperature" not in request["body"]
     assert (response.text, response.stop_reason) == ("Hi.", "end_turn")
 
 
@@ -257,7 +258,7 @@ def test_http_errors_map_to_content_free_model_errors(
 ) -> None:
     # GIVEN an error response whose body quotes the prompt
     server.replies.append(Reply(status=status, body={"error": {"message": SENTINEL}}))
-    model = OpenAICompatibleModel(server.url, "m", timeout=5)
+    model = OpenAICompatibleModel(server.url, "m", timeout=5, max_attempts=1)
     # WHEN the model is called
     with pytest.raises(ModelError) as raised:
         model.complete(system="S", messages=[UserMessage(SENTINEL)], tools=[])
@@ -279,7 +280,7 @@ def test_an_unreachable_server_is_a_retryable_connection_error() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]  # bound, never listening: connections are refused
-        model = OpenAICompatibleModel(f"http://127.0.0.1:{port}/v1", "m", timeout=1)
+        model = OpenAICompatibleModel(f"http://127.0.0.1:{port}/v1", "m", timeout=1, max_attempts=1)
         with pytest.raises(ModelError) as raised:
             model.complete(system="S", messages=[UserMessage("hi")], tools=[])
     assert (raised.value.code, raised.value.retryable) == ("connection_error", True)

@@ -57,7 +57,7 @@ def bedrock(traced_api: TracedApi, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     client = boto3.session.Session().client("bedrock-runtime", region_name="us-east-1")
     monkeypatch.setenv("MODEL_PROVIDER", "bedrock")
     monkeypatch.setenv("MODEL_ID", "anthropic.claude-test")
-    monkeypatch.setattr(factory, "bedrock_runtime_client", lambda settings: client)
+    monkeypatch.setattr(factory, "bedrock_clients", lambda settings: client)
     reset_services()
     yield client
     reset_services()

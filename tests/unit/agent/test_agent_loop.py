@@ -6,12 +6,13 @@ from collections.abc import Sequence
 
 import pytest
 
-from agent_memory.agent import AgentLoopLimitError, AgentResult, run_agent
+from agent_memory.agent import AgentLoopLimitError, AgentResult, TurnModelStats, run_agent
 from agent_memory.models import (
     AssistantMessage,
     Message,
     ModelError,
     ModelResponse,
+    Reasoning,
     RulesModel,
     StopReason,
     ToolCall,
@@ -37,11 +38,18 @@ class ScriptedModel:
         self.name = name
         self.steps = list(steps)
         self.seen: list[tuple[Message, ...]] = []
+        self.budgets: list[float | None] = []
 
     def complete(
-        self, *, system: str, messages: Sequence[Message], tools: Sequence[ToolSpec]
+        self,
+        *,
+        system: str,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        budget_seconds: float | None = None,
     ) -> ModelResponse:
         self.seen.append(tuple(messages))
+        self.budgets.append(budget_seconds)
         step = self.steps.pop(0)
         if isinstance(step, Exception):
             raise step
@@ -264,7 +272,12 @@ def test_the_deadline_is_checked_before_every_model_and_tool_call() -> None:
 
     class Recording(ScriptedModel):
         def complete(
-            self, *, system: str, messages: Sequence[Message], tools: Sequence[ToolSpec]
+            self,
+            *,
+            system: str,
+            messages: Sequence[Message],
+            tools: Sequence[ToolSpec],
+            budget_seconds: float | None = None,
         ) -> ModelResponse:
             events.append("model")
             return super().complete(system=system, messages=messages, tools=tools)
@@ -358,3 +371,128 @@ def test_rules_primary_failing_before_any_write_falls_back() -> None:
     assert result.used_fallback
     assert result.reply == "Noted 1 memory update."
     assert len(tools.calls) == 1  # only the fallback's call
+
+
+# Issue 18: only retryable errors fall back; budgets, ids, reasoning and the turn's stats.
+
+
+@pytest.mark.parametrize(
+    "code", ["ValidationException", "AccessDeniedException", "invalid_request", "http_400"]
+)
+def test_an_error_the_fallback_would_repeat_does_not_trigger_it(code: str) -> None:
+    # GIVEN the primary rejects the request as invalid (not retryable), a fallback ready
+    primary = ScriptedModel(ModelError("bad request", code=code, retryable=False))
+    fallback = ScriptedModel(answers(), name="fallback")
+    # WHEN the turn runs THEN the error propagates and the fallback never ran
+    with pytest.raises(ModelError) as raised:
+        run(primary, Tools(), fallback=fallback)
+    assert raised.value.code == code
+    assert fallback.seen == []
+
+
+def test_each_model_call_gets_the_time_left_as_its_budget() -> None:
+    # GIVEN a turn whose time left shrinks between calls
+    left = iter([20.0, 12.5, 3.0])
+    primary = ScriptedModel(
+        asks(ToolCall("a", "memory_update", ADD)), ModelError("down", code="x", retryable=True)
+    )
+    fallback = ScriptedModel(answers(), name="fallback")
+    tools = Tools()
+    # WHEN the loop runs (two primary calls, then the fallback)
+    run_agent(
+        model=primary,
+        fallback=fallback,
+        system="s",
+        messages=[USER],
+        tools=[MEMORY_TOOL],
+        call_tool=tools,
+        has_staged_writes=lambda: False,
+        time_left=lambda: next(left),
+    )
+    # THEN every call, the fallback's included, was given the time left at its start
+    assert primary.budgets == [20.0, 12.5]
+    assert fallback.budgets == [3.0]
+
+
+def test_repeated_tool_call_ids_are_made_unique_within_the_turn() -> None:
+    # GIVEN a model that reuses the id "call_0" in every round and twice in one round
+    model = ScriptedModel(
+        asks(ToolCall("call_0", "memory_update", ADD)),
+        asks(ToolCall("call_0", "memory_update", ADD), ToolCall("call_0", "memory_update", ADD)),
+        answers(),
+    )
+    tools = Tools()
+    # WHEN the turn runs
+    run(model, tools)
+    # THEN every call got its own id, and the conversation pairs each result with its call
+    ids = [call.id for call in tools.calls]
+    assert len(set(ids)) == 3
+    final = model.seen[-1]
+    sent_calls = [c.id for m in final if isinstance(m, AssistantMessage) for c in m.tool_calls]
+    sent_results = [
+        r.tool_call_id for m in final if isinstance(m, ToolResultsMessage) for r in m.results
+    ]
+    assert sent_calls == sent_results == ids
+
+
+def test_reasoning_goes_back_with_the_assistant_turn() -> None:
+    thinking = Reasoning(text="plan", signature="sig")
+    first = ModelResponse(
+        "", (ToolCall("a", "memory_update", ADD),), "tool_use", reasoning=(thinking,)
+    )
+    model = ScriptedModel(first, answers())
+    run(model, Tools())
+    assistant = model.seen[1][1]
+    assert isinstance(assistant, AssistantMessage)
+    assert assistant.reasoning == (thinking,)
+
+
+@pytest.mark.parametrize("stop_reason", ["max_tokens", "refused"])
+def test_a_cut_off_or_refused_answer_is_returned_with_its_stop_reason(
+    stop_reason: StopReason,
+) -> None:
+    # The loop reports it; the turn service decides that such a turn commits nothing.
+    model = ScriptedModel(ModelResponse("partial", stop_reason=stop_reason))
+    assert run(model, Tools()).stop_reason == stop_reason
+
+
+def test_the_turn_stats_survive_a_failure_and_say_who_answered() -> None:
+    # GIVEN a primary that uses tokens, then fails; a fallback that answers
+    primary = ScriptedModel(asks(ToolCall("a", "memory_update", ADD)), outage())
+    fallback = ScriptedModel(answers(), name="fallback")
+    stats = TurnModelStats()
+    # WHEN the turn runs with nothing staged (the tool call stages nothing here)
+    run_agent(
+        model=primary,
+        fallback=fallback,
+        system="s",
+        messages=[USER],
+        tools=[MEMORY_TOOL],
+        call_tool=Tools(),
+        has_staged_writes=lambda: False,
+        stats=stats,
+    )
+    # THEN the stats count every call and token, and the fallback answered
+    assert (stats.model_calls, stats.tool_calls) == (3, 1)
+    assert stats.usage == {"input_tokens": 20, "output_tokens": 2}
+    assert (stats.used_fallback, stats.fallback_answered, stats.stop_reason) == (
+        True,
+        True,
+        "end_turn",
+    )
+
+
+def test_the_stats_of_a_failed_turn_have_no_stop_reason() -> None:
+    stats = TurnModelStats()
+    with pytest.raises(ModelError):
+        run_agent(
+            model=ScriptedModel(asks(ToolCall("a", "memory_update", ADD)), outage()),
+            fallback=None,
+            system="s",
+            messages=[USER],
+            tools=[MEMORY_TOOL],
+            call_tool=Tools(),
+            has_staged_writes=lambda: False,
+            stats=stats,
+        )
+    assert (stats.stop_reason, stats.fallback_answered, stats.model_calls) == (None, False, 2)

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import boto3
 import pytest
 
 from agent_memory.models import (
+    BedrockClients,
     BedrockConverseModel,
     ModelConfigurationError,
     ModelSettings,
     OpenAICompatibleModel,
     RulesModel,
     UserMessage,
-    bedrock_runtime_client,
+    bedrock_clients,
     build_fallback_model,
     build_model,
 )
@@ -55,8 +57,11 @@ def test_settings_read_every_variable() -> None:
         "AWS_DEFAULT_REGION": "us-west-2",
         "MODEL_TIMEOUT_SECONDS": "12.5",
         "MODEL_MAX_TOKENS": "256",
+        "MODEL_TEMPERATURE": "0.3",
+        "OPENAI_MAX_TOKENS_FIELD": "max_tokens",
     }
     settings = ModelSettings.from_env(env)
+    assert (settings.temperature, settings.openai_max_tokens_field) == (0.3, "max_tokens")
     assert settings.provider == "openai"
     assert settings.aws_region == "us-west-2"
     assert settings.timeout_seconds == 12.5
@@ -68,7 +73,14 @@ def test_settings_read_every_variable() -> None:
 
 @pytest.mark.parametrize(
     "env",
-    [{"MODEL_TIMEOUT_SECONDS": "soon"}, {"MODEL_MAX_TOKENS": "0"}, {"MODEL_TIMEOUT_SECONDS": "-1"}],
+    [
+        {"MODEL_TIMEOUT_SECONDS": "soon"},
+        {"MODEL_MAX_TOKENS": "0"},
+        {"MODEL_TIMEOUT_SECONDS": "-1"},
+        {"MODEL_TEMPERATURE": "warm"},
+        {"MODEL_TEMPERATURE": "3"},
+        {"OPENAI_MAX_TOKENS_FIELD": "max_output_tokens"},
+    ],
 )
 def test_bad_numbers_are_configuration_errors(env: dict[str, str]) -> None:
     with pytest.raises(ModelConfigurationError):
@@ -104,20 +116,77 @@ def test_bedrock_model_and_fallback_share_the_client(
     assert (primary.name, fallback.name) == ("bedrock", "bedrock-fallback")
 
 
-def test_the_shared_bedrock_client_is_built_once_with_bounded_timeouts_and_retries() -> None:
-    # GIVEN settings for one region
+def test_the_shared_bedrock_clients_are_built_once_per_container() -> None:
     settings = ModelSettings(
         provider="bedrock", model_id="m", aws_region="us-east-1", timeout_seconds=7
     )
-    # WHEN the client is asked for twice
-    first = bedrock_runtime_client(settings)
-    second = bedrock_runtime_client(settings)
-    # THEN it is one object, configured with timeouts and standard-mode retries
-    assert first is second
-    config: Any = first.meta.config  # botocore-stubs do not declare the merged options
-    assert config.read_timeout == 7
-    assert config.connect_timeout == 5
-    assert config.retries == {"mode": "standard", "total_max_attempts": 2}
+    first = bedrock_clients(settings)
+    assert first is bedrock_clients(settings)
+    assert isinstance(first, BedrockClients)
+    assert first.for_budget(5.5) is first.for_budget(5.9)
+
+
+@pytest.mark.parametrize("budget", [1.0, 1.7, 4.2, 12.9, 23.4, 60.0])
+def test_a_bedrock_client_never_outlasts_its_budget(budget: float) -> None:
+    # GIVEN the clients of a 25 s model timeout (the old client: 25 s read, 2 attempts)
+    clients = BedrockClients(region="us-east-1", max_read_timeout=25.0)
+    # WHEN a call with `budget` seconds left asks for a client
+    config: Any = clients.for_budget(budget).meta.config
+    # THEN one attempt, and connecting plus reading fit in the budget (and the model timeout)
+    assert config.retries == {"mode": "standard", "total_max_attempts": 1}
+    assert config.connect_timeout + config.read_timeout <= max(budget, 1.0)
+    assert config.read_timeout <= 25.0
+    assert config.connect_timeout > 0
+    assert config.read_timeout > 0
+
+
+@pytest.mark.parametrize("provider", ["bedrock", "openai"])
+def test_temperature_is_sent_only_when_configured(
+    provider: str, bedrock_client: BedrockRuntimeClient
+) -> None:
+    base = ModelSettings(
+        provider=provider, model_id="m", openai_base_url="http://127.0.0.1:1/v1", openai_model="m"
+    )
+    for settings, expected in ((base, None), (replace(base, temperature=0.7), 0.7)):
+        model: Any = build_model(provider, settings, bedrock_client=bedrock_client)
+        if provider == "bedrock":
+            inference = model.request(system="s", messages=[UserMessage("hi")], tools=[])[
+                "inferenceConfig"
+            ]
+            assert inference.get("temperature") == expected
+        else:
+            body = model.body(system="s", messages=[UserMessage("hi")], tools=[])
+            assert body.get("temperature") == expected
+
+
+@pytest.mark.parametrize(
+    ("base_url", "configured", "field"),
+    [
+        ("https://api.openai.com/v1", None, "max_completion_tokens"),
+        (
+            "https://acme.openai.azure.com/openai/v1?api-version=preview",
+            None,
+            "max_completion_tokens",
+        ),
+        ("http://127.0.0.1:11434/v1", None, "max_tokens"),  # Ollama knows only max_tokens
+        ("http://127.0.0.1:11434/v1", "max_completion_tokens", "max_completion_tokens"),
+        ("https://api.openai.com/v1", "max_tokens", "max_tokens"),
+    ],
+)
+def test_the_output_limit_goes_in_the_field_the_server_knows(
+    base_url: str, configured: str | None, field: str
+) -> None:
+    settings = ModelSettings(
+        provider="openai",
+        openai_base_url=base_url,
+        openai_model="m",
+        max_tokens=99,
+        openai_max_tokens_field=configured,
+    )
+    model: Any = build_model("openai", settings)
+    body = model.body(system="s", messages=[UserMessage("hi")], tools=[])
+    assert body[field] == 99
+    assert ({"max_tokens", "max_completion_tokens"} - {field}).isdisjoint(body)
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from agent_memory.models.base import (
     AssistantMessage,
     Message,
     ModelProvider,
+    ModelResponse,
     StopReason,
     ToolCall,
     ToolResult,
@@ -37,13 +38,30 @@ class AgentResult:
 
 
 @dataclass
-class _Counters:
+class TurnModelStats:
+    """What the turn's model calls cost and how they ended, kept whether or not the turn
+    succeeds (the turn's telemetry record reads it): counts and codes only, never text."""
+
     model_calls: int = 0
     tool_calls: int = 0
     usage: dict[str, int] = field(default_factory=dict)
+    used_fallback: bool = False
+    """The primary failed and the fallback was tried."""
+    fallback_answered: bool = False
+    stop_reason: StopReason | None = None
+    """How the latest model call ended; None while a call runs or after it failed."""
+
+    def add(self, response: ModelResponse) -> None:
+        for key, value in response.usage.items():
+            self.usage[key] = self.usage.get(key, 0) + value
+        self.stop_reason = response.stop_reason
 
 
 def _no_deadline() -> None:
+    return None
+
+
+def _no_budget() -> float | None:
     return None
 
 
@@ -58,26 +76,37 @@ def run_agent(
     has_staged_writes: Callable[[], bool],
     max_model_calls: int = DEFAULT_MAX_MODEL_CALLS,
     check_deadline: Callable[[], None] = _no_deadline,
+    time_left: Callable[[], float | None] = _no_budget,
+    stats: TurnModelStats | None = None,
 ) -> AgentResult:
     """Run the model until it answers, executing the tool calls it asks for.
 
     ``max_model_calls`` bounds each attempt; going past it raises ``AgentLoopLimitError``.
-    On a ``ModelError`` of the primary, ``fallback`` restarts the turn from ``messages``, once,
-    and only while ``has_staged_writes()`` is False: after a staged mutation a fallback could
-    answer something that does not match it, so the error propagates and the turn fails.
+    On a retryable ``ModelError`` of the primary (an outage, throttling, a timeout: not a
+    request the model refused as invalid, which a fallback would refuse too), ``fallback``
+    restarts the turn from ``messages``, once, and only while ``has_staged_writes()`` is
+    False: after a staged mutation a fallback could answer something that does not match it,
+    so the error propagates and the turn fails.
     ``check_deadline`` runs before every model call and every tool call; what it raises
-    propagates unchanged.
+    propagates unchanged. ``time_left`` (seconds, or None) is each model call's budget.
+    The final answer's ``stop_reason`` may be ``max_tokens`` or ``refused``: the caller
+    decides what a cut-off or refused answer means for the turn.
     """
     if max_model_calls < 1:
         raise ValueError("max_model_calls must be at least 1")
-    counters = _Counters()
-    attempt = _Attempt(system, tools, call_tool, max_model_calls, check_deadline, counters)
+    stats = TurnModelStats() if stats is None else stats
+    attempt = _Attempt(
+        system, tools, call_tool, max_model_calls, check_deadline, time_left, stats, set()
+    )
     try:
-        return attempt.run(model, messages, used_fallback=False)
-    except ModelError:
-        if fallback is None or has_staged_writes():
+        return attempt.run(model, messages)
+    except ModelError as error:
+        if fallback is None or not error.retryable or has_staged_writes():
             raise
-    return attempt.run(fallback, messages, used_fallback=True)
+    stats.used_fallback = True
+    result = attempt.run(fallback, messages)
+    stats.fallback_answered = True
+    return result
 
 
 @dataclass(frozen=True)
@@ -87,40 +116,54 @@ class _Attempt:
     call_tool: Callable[[ToolCall], ToolResult]
     max_model_calls: int
     check_deadline: Callable[[], None]
-    counters: _Counters
+    time_left: Callable[[], float | None]
+    stats: TurnModelStats
+    call_ids: set[str]
+    """Tool-call ids seen in this turn: a repeated one is renamed, so every result pairs
+    with its own call."""
 
-    def run(
-        self, model: ModelProvider, messages: Sequence[Message], *, used_fallback: bool
-    ) -> AgentResult:
+    def run(self, model: ModelProvider, messages: Sequence[Message]) -> AgentResult:
         conversation = list(messages)
         known = {tool.name for tool in self.tools}
         for call_number in range(1, self.max_model_calls + 1):
             self.check_deadline()
-            self.counters.model_calls += 1  # failed calls count too: they cost time
+            self.stats.model_calls += 1  # failed calls count too: they cost time
+            self.stats.stop_reason = None
             response = model.complete(
-                system=self.system, messages=tuple(conversation), tools=self.tools
+                system=self.system,
+                messages=tuple(conversation),
+                tools=self.tools,
+                budget_seconds=self.time_left(),
             )
-            for key, value in response.usage.items():
-                self.counters.usage[key] = self.counters.usage.get(key, 0) + value
+            self.stats.add(response)
             if response.stop_reason != "tool_use" or not response.tool_calls:
                 return AgentResult(
                     reply=response.text,
-                    model_calls=self.counters.model_calls,
-                    tool_calls=self.counters.tool_calls,
-                    used_fallback=used_fallback,
+                    model_calls=self.stats.model_calls,
+                    tool_calls=self.stats.tool_calls,
+                    used_fallback=self.stats.used_fallback,
                     stop_reason=response.stop_reason,
-                    usage=dict(self.counters.usage),
+                    usage=dict(self.stats.usage),
                 )
             if call_number == self.max_model_calls:
                 break  # its tool calls could only lead to one model call too many
-            results = tuple(self._execute(call, known) for call in response.tool_calls)
-            conversation.append(AssistantMessage(response.text, response.tool_calls))
+            calls = tuple(self._unique(call) for call in response.tool_calls)
+            results = tuple(self._execute(call, known) for call in calls)
+            conversation.append(AssistantMessage(response.text, calls, response.reasoning))
             conversation.append(ToolResultsMessage(results))
         raise AgentLoopLimitError(self.max_model_calls)
 
+    def _unique(self, call: ToolCall) -> ToolCall:
+        call_id, suffix = call.id, 1
+        while call_id in self.call_ids:
+            suffix += 1
+            call_id = f"{call.id}-{suffix}"
+        self.call_ids.add(call_id)
+        return call if call_id == call.id else replace(call, id=call_id)
+
     def _execute(self, call: ToolCall, known: set[str]) -> ToolResult:
         self.check_deadline()
-        self.counters.tool_calls += 1
+        self.stats.tool_calls += 1
         if call.name not in known:
             return ToolResult(
                 call.id,

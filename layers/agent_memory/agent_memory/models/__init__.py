@@ -9,6 +9,7 @@ from agent_memory.models.base import (
     Message,
     ModelProvider,
     ModelResponse,
+    Reasoning,
     StopReason,
     ToolCall,
     ToolResult,
@@ -17,10 +18,16 @@ from agent_memory.models.base import (
     UserMessage,
 )
 from agent_memory.models.bedrock import BedrockConverseModel
-from agent_memory.models.exceptions import ModelConfigurationError, ModelError, ModelTimeoutError
+from agent_memory.models.bedrock_clients import BedrockClients
+from agent_memory.models.exceptions import (
+    ModelConfigurationError,
+    ModelDeadlineError,
+    ModelError,
+    ModelTimeoutError,
+)
 from agent_memory.models.factory import (
     ModelSettings,
-    bedrock_runtime_client,
+    bedrock_clients,
     build_fallback_model,
     build_model,
 )
@@ -30,15 +37,18 @@ from agent_memory.models.rules import RulesModel
 __all__ = [
     "RAW_ARGUMENTS_KEY",
     "AssistantMessage",
+    "BedrockClients",
     "BedrockConverseModel",
     "Message",
     "ModelConfigurationError",
+    "ModelDeadlineError",
     "ModelError",
     "ModelProvider",
     "ModelResponse",
     "ModelSettings",
     "ModelTimeoutError",
     "OpenAICompatibleModel",
+    "Reasoning",
     "RulesModel",
     "StopReason",
     "ToolCall",
@@ -46,7 +56,7 @@ __all__ = [
     "ToolResultsMessage",
     "ToolSpec",
     "UserMessage",
-    "bedrock_runtime_client",
+    "bedrock_clients",
     "build_fallback_model",
     "build_model",
 ]

@@ -43,9 +43,23 @@ class UserMessage:
 
 
 @dataclass(frozen=True)
+class Reasoning:
+    """A reasoning (extended thinking) block exactly as the model produced it.
+
+    It goes back to the model unmodified in the next round of a tool-using turn (the provider
+    checks the signature); it never reaches the client, a log or the memory.
+    """
+
+    text: str = ""
+    signature: str | None = field(default=None, repr=False)
+    redacted: bytes | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
 class AssistantMessage:
     text: str
     tool_calls: tuple[ToolCall, ...] = ()
+    reasoning: tuple[Reasoning, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -63,6 +77,7 @@ class ModelResponse:
     stop_reason: StopReason = "end_turn"
     usage: dict[str, int] = field(default_factory=dict)
     """Token counts under neutral keys: ``input_tokens``, ``output_tokens``."""
+    reasoning: tuple[Reasoning, ...] = ()
 
 
 class ModelProvider(Protocol):
@@ -80,8 +95,14 @@ class ModelProvider(Protocol):
         system: str,
         messages: Sequence[Message],
         tools: Sequence[ToolSpec],
+        budget_seconds: float | None = None,
     ) -> ModelResponse:
-        """Answer the conversation; raise ``ModelError`` when the model cannot."""
+        """Answer the conversation; raise ``ModelError`` when the model cannot.
+
+        ``budget_seconds`` is the wall-clock time this call may take from now, retries
+        included (the time left before the turn's deadline). A call that runs out of it
+        raises ``ModelDeadlineError``; ``None`` leaves the provider's own timeout in charge.
+        """
         ...
 
 

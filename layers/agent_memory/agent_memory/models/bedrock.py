@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import (
@@ -21,12 +23,15 @@ from agent_memory.models.base import (
     AssistantMessage,
     Message,
     ModelResponse,
+    Reasoning,
     StopReason,
     ToolCall,
     ToolResultsMessage,
     ToolSpec,
     UserMessage,
 )
+from agent_memory.models.bedrock_clients import BedrockClients
+from agent_memory.models.budget import MIN_CALL_SECONDS, CallBudget
 from agent_memory.models.exceptions import ModelError, ModelTimeoutError
 
 if TYPE_CHECKING:
@@ -37,9 +42,11 @@ if TYPE_CHECKING:
         ConverseRequestTypeDef,
         ConverseResponseTypeDef,
         MessageTypeDef,
+        ReasoningContentBlockTypeDef,
+        ReasoningTextBlockTypeDef,
     )
 
-_STOP_REASONS: dict[str, StopReason] = {
+STOP_REASONS: dict[str, StopReason] = {
     "end_turn": "end_turn",
     "stop_sequence": "end_turn",
     "tool_use": "tool_use",
@@ -48,8 +55,8 @@ _STOP_REASONS: dict[str, StopReason] = {
     "guardrail_intervened": "refused",
     "content_filtered": "refused",
 }
-_MALFORMED_STOP_REASONS = frozenset({"malformed_model_output", "malformed_tool_use"})
-_RETRYABLE_CODES = frozenset(
+MALFORMED_STOP_REASONS = frozenset({"malformed_model_output", "malformed_tool_use"})
+RETRYABLE_CODES = frozenset(
     {
         "ThrottlingException",
         "ServiceUnavailableException",
@@ -59,43 +66,74 @@ _RETRYABLE_CODES = frozenset(
         "ServiceQuotaExceededException",
     }
 )
-_TIMEOUT_CODES = frozenset({"ModelTimeoutException", "RequestTimeout", "RequestTimeoutException"})
+TIMEOUT_CODES = frozenset({"ModelTimeoutException", "RequestTimeout", "RequestTimeoutException"})
+BLANK_USER_TEXT = "(empty message)"
+"""Stands in for a user message with no visible text: Converse refuses blank text blocks, and
+dropping the message would end the request on an assistant message (a prefill to continue)."""
+MAX_ATTEMPTS = 2
+
+
+def supports_tool_result_status(model_id: str) -> bool:
+    """``toolResult.status`` is "only supported by Amazon Nova and Anthropic Claude 3 and 4
+    models" (botocore's service model); other models reject it."""
+    model = model_id.lower()
+    if "amazon.nova" in model:
+        return True
+    return "anthropic.claude" in model and not any(
+        old in model for old in ("claude-v2", "claude-instant")
+    )
 
 
 class BedrockConverseModel:
     """A ``ModelProvider`` on ``bedrock-runtime`` ``Converse``.
 
-    The client is shared (thread-safe, built once per container by the factory); this object
-    holds configuration only.
+    ``clients`` is a ``BedrockClients`` (clients sized to each call's budget, the factory's
+    choice) or one client used for every call (tests with Stubber). This object holds
+    configuration only: it is shared by concurrent turns.
     """
 
     def __init__(
         self,
-        client: BedrockRuntimeClient,
+        clients: BedrockClients | BedrockRuntimeClient,
         model_id: str,
         *,
         max_tokens: int = 1024,
-        temperature: float = 0.0,
+        temperature: float | None = None,
+        timeout_seconds: float = 25.0,
+        tool_result_status: bool | None = None,
         name: str = "bedrock",
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.name = name
         self.model_id = model_id
-        self._client = client
+        self._clients = clients
         self._max_tokens = max_tokens
         self._temperature = temperature
+        self._timeout_seconds = timeout_seconds
+        self._status = (
+            supports_tool_result_status(model_id)
+            if tool_result_status is None
+            else tool_result_status
+        )
+        self._sleep = sleep
 
-    def complete(
-        self,
-        *,
-        system: str,
-        messages: Sequence[Message],
-        tools: Sequence[ToolSpec],
-    ) -> ModelResponse:
+    def client_for(self, seconds: float) -> BedrockRuntimeClient:
+        if isinstance(self._clients, BedrockClients):
+            return self._clients.for_budget(seconds)
+        return self._clients
+
+    def request(
+        self, *, system: str, messages: Sequence[Message], tools: Sequence[ToolSpec]
+    ) -> ConverseRequestTypeDef:
+        """The Converse request (ConverseStream takes the same one)."""
+        inference: dict[str, Any] = {"maxTokens": self._max_tokens}
+        if self._temperature is not None:
+            inference["temperature"] = self._temperature
         request: ConverseRequestTypeDef = {
             "modelId": self.model_id,
             "system": [{"text": system}],
-            "messages": to_converse_messages(messages),
-            "inferenceConfig": {"maxTokens": self._max_tokens, "temperature": self._temperature},
+            "messages": to_converse_messages(messages, tool_result_status=self._status),
+            "inferenceConfig": inference,  # type: ignore[typeddict-item]
         }
         if tools:
             request["toolConfig"] = {
@@ -110,27 +148,44 @@ class BedrockConverseModel:
                     for tool in tools
                 ]
             }
-        try:
-            response = self._client.converse(**request)
-        except (ReadTimeoutError, ConnectTimeoutError):
-            raise ModelTimeoutError("Bedrock Converse timed out.") from None
-        except (EndpointConnectionError, ConnectionClosedError):
-            raise ModelError(
-                "Bedrock Converse could not be reached.", code="connection_error", retryable=True
-            ) from None
-        except ClientError as exc:
-            # `from None`: AWS error messages may quote the request, so only the code travels.
-            raise _from_client_error(exc) from None
-        except ParamValidationError:
-            raise ModelError(
-                "Bedrock Converse rejected the request shape.",
-                code="invalid_request",
-                retryable=False,
-            ) from None
-        except BotoCoreError as exc:
-            raise ModelError(
-                "Bedrock Converse failed.", code=type(exc).__name__, retryable=False
-            ) from None
+        return request
+
+    def call_with_retries(
+        self, budget: CallBudget, call: Callable[[BedrockRuntimeClient], Any]
+    ) -> Any:
+        """``call`` with a client sized to the budget left, retried on retryable errors
+        while a pause and another attempt still fit."""
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            client = self.client_for(budget.check_can_start())
+            try:
+                return call(client)
+            except ModelTimeoutError:
+                if budget.remaining() < MIN_CALL_SECONDS:
+                    raise budget.expired() from None
+                raise
+            except ModelError as error:
+                pause = budget.retry_pause(attempt) if error.retryable else None
+                if pause is None or attempt == MAX_ATTEMPTS:
+                    raise
+                self._sleep(pause)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def complete(
+        self,
+        *,
+        system: str,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        budget_seconds: float | None = None,
+    ) -> ModelResponse:
+        request = self.request(system=system, messages=messages, tools=tools)
+        budget = CallBudget.start(self._timeout_seconds, budget_seconds)
+
+        def converse(client: BedrockRuntimeClient) -> ConverseResponseTypeDef:
+            with mapped_errors("Converse"):
+                return client.converse(**request)
+
+        response = self.call_with_retries(budget, converse)
         try:
             return from_converse_response(response)
         except (KeyError, TypeError, ValueError):
@@ -141,16 +196,54 @@ class BedrockConverseModel:
             ) from None
 
 
-def to_converse_messages(messages: Sequence[Message]) -> list[MessageTypeDef]:
+@contextmanager
+def mapped_errors(operation: str) -> Iterator[None]:
+    """botocore's errors as content-free ``ModelError``s (AWS messages may quote the request,
+    so only the code travels; ``from None`` drops the original)."""
+    try:
+        yield
+    except Exception as error:
+        mapped = model_error_from(error, operation)
+        if mapped is None:
+            raise
+        raise mapped from None
+
+
+def model_error_from(error: Exception, operation: str) -> ModelError | None:
+    if isinstance(error, ReadTimeoutError | ConnectTimeoutError):
+        return ModelTimeoutError(f"Bedrock {operation} timed out.")
+    if isinstance(error, EndpointConnectionError | ConnectionClosedError):
+        return ModelError(
+            f"Bedrock {operation} could not be reached.", code="connection_error", retryable=True
+        )
+    if isinstance(error, ClientError):
+        return from_client_error(error, operation)
+    if isinstance(error, ParamValidationError):
+        return ModelError(
+            f"Bedrock {operation} rejected the request shape.",
+            code="invalid_request",
+            retryable=False,
+        )
+    if isinstance(error, BotoCoreError):
+        return ModelError(
+            f"Bedrock {operation} failed.", code=type(error).__name__, retryable=False
+        )
+    return None
+
+
+def to_converse_messages(
+    messages: Sequence[Message], *, tool_result_status: bool = True
+) -> list[MessageTypeDef]:
     """Neutral messages as Converse messages.
 
-    Converse wants strictly alternating roles starting with ``user`` and no blank text: blank
-    blocks are dropped, consecutive messages of one role are merged, and a leading assistant
-    message (a client's greeting in the history) is dropped.
+    Converse wants strictly alternating roles starting with ``user`` and no blank text: a
+    blank user text becomes ``BLANK_USER_TEXT``, blank assistant text is dropped, consecutive
+    messages of one role are merged, and a leading assistant message (a client's greeting in
+    the history) is dropped. The request always ends on the user's side.
     """
     converse: list[MessageTypeDef] = []
     for message in messages:
-        role, blocks = _blocks(message)
+        role, blocks = _blocks(message, tool_result_status)
         if not blocks:
             continue
         if converse and converse[-1]["role"] == role:
@@ -159,14 +252,24 @@ def to_converse_messages(messages: Sequence[Message]) -> list[MessageTypeDef]:
             converse.append({"role": role, "content": blocks})
     while converse and converse[0]["role"] == "assistant":
         converse.pop(0)
+    if not converse or converse[-1]["role"] != "user":
+        raise ModelError(
+            "The conversation does not end with a user message.",
+            code="invalid_request",
+            retryable=False,
+        )
     return converse
 
 
-def _blocks(message: Message) -> tuple[ConversationRoleType, list[ContentBlockTypeDef]]:
+def _blocks(
+    message: Message, tool_result_status: bool
+) -> tuple[ConversationRoleType, list[ContentBlockTypeDef]]:
     if isinstance(message, UserMessage):
-        return "user", [{"text": message.text}] if message.text.strip() else []
+        return "user", [{"text": message.text if message.text.strip() else BLANK_USER_TEXT}]
     if isinstance(message, AssistantMessage):
-        blocks: list[ContentBlockTypeDef] = []
+        # Reasoning goes back first and unmodified, signature included, or the next round of
+        # a tool-using turn with extended thinking is refused.
+        blocks: list[ContentBlockTypeDef] = [_reasoning_block(r) for r in message.reasoning]
         if message.text.strip():
             blocks.append({"text": message.text})
         blocks.extend(
@@ -175,30 +278,48 @@ def _blocks(message: Message) -> tuple[ConversationRoleType, list[ContentBlockTy
         )
         return "assistant", blocks
     assert isinstance(message, ToolResultsMessage)
-    return "user", [
-        {
-            "toolResult": {
-                "toolUseId": result.tool_call_id,
-                "content": [{"json": result.content}],
-                "status": "error" if result.is_error else "success",
-            }
+    results: list[ContentBlockTypeDef] = []
+    for result in message.results:
+        block: dict[str, Any] = {
+            "toolUseId": result.tool_call_id,
+            "content": [{"json": result.content}],
         }
-        for result in message.results
-    ]
+        if tool_result_status:
+            block["status"] = "error" if result.is_error else "success"
+        results.append({"toolResult": block})  # type: ignore[typeddict-item]
+    return "user", results
 
 
-def from_converse_response(response: ConverseResponseTypeDef) -> ModelResponse:
-    """A Converse response as a neutral ``ModelResponse``."""
-    raw_stop = response["stopReason"]
-    if raw_stop in _MALFORMED_STOP_REASONS:
+def _reasoning_block(reasoning: Reasoning) -> ContentBlockTypeDef:
+    if reasoning.redacted is not None:
+        return {"reasoningContent": {"redactedContent": reasoning.redacted}}
+    text: ReasoningTextBlockTypeDef = {"text": reasoning.text}
+    if reasoning.signature is not None:
+        text["signature"] = reasoning.signature
+    content: ReasoningContentBlockTypeDef = {"reasoningText": text}
+    return {"reasoningContent": content}
+
+
+def neutral_stop_reason(raw_stop: str, *, has_tool_calls: bool) -> StopReason:
+    """Converse's stop reason as a neutral one; ``end_turn`` with toolUse blocks is tool use
+    (as the OpenAI adapter treats "stop" with tool calls): the calls must run."""
+    if raw_stop in MALFORMED_STOP_REASONS:
         raise ModelError("Bedrock returned malformed model output.", code=raw_stop, retryable=True)
-    stop_reason = _STOP_REASONS.get(raw_stop)
+    stop_reason = STOP_REASONS.get(raw_stop)
     if stop_reason is None:
         raise ModelError(
             "Bedrock returned an unknown stop reason.", code="unknown_stop_reason", retryable=False
         )
+    if has_tool_calls and stop_reason == "end_turn":
+        return "tool_use"
+    return stop_reason
+
+
+def from_converse_response(response: ConverseResponseTypeDef) -> ModelResponse:
+    """A Converse response as a neutral ``ModelResponse``."""
     texts: list[str] = []
     calls: list[ToolCall] = []
+    reasoning: list[Reasoning] = []
     message = response["output"].get("message")
     for block in message["content"] if message else []:
         if "text" in block:
@@ -211,6 +332,9 @@ def from_converse_response(response: ConverseResponseTypeDef) -> ModelResponse:
             calls.append(
                 ToolCall(id=tool_use["toolUseId"], name=tool_use["name"], arguments=arguments)
             )
+        elif "reasoningContent" in block:
+            reasoning.append(_reasoning_from(block["reasoningContent"]))
+    stop_reason = neutral_stop_reason(response["stopReason"], has_tool_calls=bool(calls))
     usage = response.get("usage", {})
     return ModelResponse(
         text="\n".join(texts),
@@ -220,13 +344,21 @@ def from_converse_response(response: ConverseResponseTypeDef) -> ModelResponse:
             "input_tokens": int(usage.get("inputTokens", 0)),
             "output_tokens": int(usage.get("outputTokens", 0)),
         },
+        reasoning=tuple(reasoning),
     )
 
 
-def _from_client_error(exc: ClientError) -> ModelError:
+def _reasoning_from(content: Any) -> Reasoning:
+    if "redactedContent" in content:
+        return Reasoning(redacted=bytes(content["redactedContent"]))
+    text = content["reasoningText"]
+    return Reasoning(text=str(text.get("text", "")), signature=text.get("signature"))
+
+
+def from_client_error(exc: ClientError, operation: str = "Converse") -> ModelError:
     code = str(exc.response.get("Error", {}).get("Code", "ClientError"))
-    if code in _TIMEOUT_CODES:
-        return ModelTimeoutError("Bedrock Converse timed out.", code=code)
+    if code in TIMEOUT_CODES:
+        return ModelTimeoutError(f"Bedrock {operation} timed out.", code=code)
     status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode", 0)
-    retryable = code in _RETRYABLE_CODES or status >= 500
-    return ModelError(f"Bedrock Converse failed with {code}.", code=code, retryable=retryable)
+    retryable = code in RETRYABLE_CODES or status >= 500
+    return ModelError(f"Bedrock {operation} failed with {code}.", code=code, retryable=retryable)

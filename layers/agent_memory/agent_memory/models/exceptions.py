@@ -29,5 +29,12 @@ class ModelTimeoutError(ModelError):
         super().__init__(message, code=code, retryable=True)
 
 
+class ModelDeadlineError(ModelTimeoutError):
+    """The call used up the wall-clock budget it was given (the turn's time left)."""
+
+    def __init__(self) -> None:
+        super().__init__("The model call ran out of the turn's time.", code="deadline")
+
+
 class ModelConfigurationError(ValueError):
     """The model settings name an unknown provider or lack a required setting."""

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-import socket
-import urllib.error
-import urllib.request
-from collections.abc import Sequence
-from typing import Any
-from urllib.parse import urlsplit
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from agent_memory.models.base import (
     RAW_ARGUMENTS_KEY,
@@ -22,10 +20,15 @@ from agent_memory.models.base import (
     UserMessage,
     arguments_from_json,
 )
-from agent_memory.models.exceptions import ModelError, ModelTimeoutError
+from agent_memory.models.budget import CallBudget
+from agent_memory.models.exceptions import ModelError
+from agent_memory.models.http_transport import Endpoint, Response, StatusError, post
+
+T = TypeVar("T")
 
 MAX_RESPONSE_BYTES = 8 * 1024 * 1024
-_FINISH_REASONS: dict[str, StopReason] = {
+MAX_ATTEMPTS = 3  # as the OpenAI SDKs: the first call and two retries
+FINISH_REASONS: dict[str, StopReason] = {
     "stop": "end_turn",
     "tool_calls": "tool_use",
     "function_call": "tool_use",
@@ -35,7 +38,13 @@ _FINISH_REASONS: dict[str, StopReason] = {
 
 
 class OpenAICompatibleModel:
-    """A ``ModelProvider`` on ``POST {base_url}/chat/completions`` with function tools."""
+    """A ``ModelProvider`` on ``POST {base_url}/chat/completions`` with function tools.
+
+    ``max_tokens_field``: hosted OpenAI deprecated ``max_tokens`` for
+    ``max_completion_tokens`` (its reasoning models refuse the old name); older compatible
+    servers know only ``max_tokens``. ``temperature`` None sends none (reasoning models
+    refuse any value but their default).
+    """
 
     def __init__(
         self,
@@ -45,26 +54,27 @@ class OpenAICompatibleModel:
         api_key: str | None = None,
         timeout: float = 25.0,
         max_tokens: int | None = None,
-        temperature: float | None = 0.0,
+        max_tokens_field: str = "max_completion_tokens",
+        temperature: float | None = None,
+        max_attempts: int = MAX_ATTEMPTS,
         name: str = "openai",
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        if urlsplit(base_url).scheme not in ("http", "https"):
-            raise ValueError("base_url must be an http or https URL")
         self.name = name
         self.model = model
-        self._url = base_url.rstrip("/") + "/chat/completions"
+        self.endpoint = Endpoint.of(base_url, "chat/completions")
         self._api_key = api_key
         self._timeout = timeout
         self._max_tokens = max_tokens
+        self._max_tokens_field = max_tokens_field
         self._temperature = temperature
+        self._max_attempts = max_attempts
+        self._sleep = sleep
 
-    def complete(
-        self,
-        *,
-        system: str,
-        messages: Sequence[Message],
-        tools: Sequence[ToolSpec],
-    ) -> ModelResponse:
+    def body(
+        self, *, system: str, messages: Sequence[Message], tools: Sequence[ToolSpec]
+    ) -> dict[str, Any]:
+        """The request body (a streamed call adds ``stream`` and ``stream_options``)."""
         body: dict[str, Any] = {
             "model": self.model,
             "messages": [{"role": "system", "content": system}, *to_chat_messages(messages)],
@@ -82,52 +92,57 @@ class OpenAICompatibleModel:
                 for tool in tools
             ]
         if self._max_tokens is not None:
-            body["max_tokens"] = self._max_tokens
+            body[self._max_tokens_field] = self._max_tokens
         if self._temperature is not None:
             body["temperature"] = self._temperature
-        return from_chat_completion(self._post(body))
+        return body
 
-    def _post(self, body: dict[str, Any]) -> Any:
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
-        if self._api_key:
-            headers["Authorization"] = f"Bearer {self._api_key}"
-        request = urllib.request.Request(  # noqa: S310 - the scheme is checked in __init__
-            self._url, data=json.dumps(body).encode(), headers=headers, method="POST"
+    def complete(
+        self,
+        *,
+        system: str,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        budget_seconds: float | None = None,
+    ) -> ModelResponse:
+        body = self.body(system=system, messages=messages, tools=tools)
+        budget = CallBudget.start(self._timeout, budget_seconds)
+        payload = self.with_retries(
+            body, budget, lambda response: response.body(MAX_RESPONSE_BYTES)
         )
         try:
-            with urllib.request.urlopen(request, timeout=self._timeout) as response:  # noqa: S310
-                payload = response.read(MAX_RESPONSE_BYTES + 1)
-        except urllib.error.HTTPError as exc:
-            exc.close()
-            raise _from_status(exc.code) from None
-        except urllib.error.URLError as exc:
-            if isinstance(exc.reason, TimeoutError | socket.timeout):
-                raise ModelTimeoutError("The chat-completions call timed out.") from None
-            raise ModelError(
-                "The chat-completions endpoint could not be reached.",
-                code="connection_error",
-                retryable=True,
-            ) from None
-        except TimeoutError:
-            raise ModelTimeoutError("The chat-completions call timed out.") from None
-        except OSError:
-            raise ModelError(
-                "The chat-completions connection failed.", code="connection_error", retryable=True
-            ) from None
-        if len(payload) > MAX_RESPONSE_BYTES:
-            raise ModelError(
-                "The chat-completions response is too large.",
-                code="invalid_response",
-                retryable=False,
-            )
-        try:
-            return json.loads(payload)
+            parsed = json.loads(payload)
         except (ValueError, RecursionError):
             raise ModelError(
                 "The chat-completions response is not JSON.",
                 code="invalid_response",
                 retryable=False,
             ) from None
+        return from_chat_completion(parsed)
+
+    def with_retries(
+        self, body: dict[str, Any], budget: CallBudget, read: Callable[[Response], T]
+    ) -> T:
+        """POST ``body`` and ``read`` the answer, retrying 408/409/429/5xx and transport
+        failures (as the OpenAI SDKs do) while a pause and another attempt fit."""
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        data = json.dumps(body).encode()
+        for attempt in range(1, self._max_attempts + 1):
+            budget.check_can_start()
+            try:
+                with post(self.endpoint, data, headers, budget) as response:
+                    return read(response)
+            except ModelError as error:
+                if not error.retryable or error.code == "deadline" or attempt == self._max_attempts:
+                    raise
+                hint = error.retry_after if isinstance(error, StatusError) else None
+                pause = budget.retry_pause(attempt, hint=hint)
+                if pause is None:
+                    raise
+                self._sleep(pause)
+        raise AssertionError("unreachable")  # pragma: no cover
 
 
 def to_chat_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
@@ -178,13 +193,14 @@ def from_chat_completion(payload: Any) -> ModelResponse:
         message = choice["message"]
         calls = tuple(
             ToolCall(
-                id=str(call.get("id") or f"call_{index}"),
+                id=str(call.get("id") or invented_call_id()),
                 name=str(call["function"]["name"]),
-                arguments=_parse_arguments(call["function"].get("arguments")),
+                arguments=parse_arguments(call["function"].get("arguments")),
             )
-            for index, call in enumerate(message.get("tool_calls") or ())
+            for call in message.get("tool_calls") or ()
         )
         text = message.get("content") or ""
+        refused = bool(message.get("refusal"))
         finish_reason = choice.get("finish_reason")
         usage = payload.get("usage") or {}
         input_tokens = int(usage.get("prompt_tokens") or 0)
@@ -201,32 +217,33 @@ def from_chat_completion(payload: Any) -> ModelResponse:
             code="invalid_response",
             retryable=False,
         )
-    stop_reason = _FINISH_REASONS.get(str(finish_reason), "end_turn")
-    # Some servers (older Ollama) report "stop" even when the message carries tool calls.
-    if calls and stop_reason == "end_turn":
-        stop_reason = "tool_use"
     return ModelResponse(
         text=text,
         tool_calls=calls,
-        stop_reason=stop_reason,
+        stop_reason=neutral_stop_reason(finish_reason, has_tool_calls=bool(calls), refused=refused),
         usage={"input_tokens": input_tokens, "output_tokens": output_tokens},
     )
 
 
-def _parse_arguments(arguments: Any) -> dict[str, Any]:
+def neutral_stop_reason(finish_reason: Any, *, has_tool_calls: bool, refused: bool) -> StopReason:
+    if refused:  # the message's ``refusal`` field: the model declined to answer
+        return "refused"
+    stop_reason = FINISH_REASONS.get(str(finish_reason), "end_turn")
+    # Some servers (older Ollama) report "stop" even when the message carries tool calls.
+    if has_tool_calls and stop_reason == "end_turn":
+        return "tool_use"
+    return stop_reason
+
+
+def invented_call_id() -> str:
+    """An id for a tool call the server sent without one: unique, so that two rounds of one
+    turn never share an id (the model would pair results with the wrong call)."""
+    return f"call_{uuid.uuid4().hex[:24]}"
+
+
+def parse_arguments(arguments: Any) -> dict[str, Any]:
     if isinstance(arguments, dict):
         return arguments
     if isinstance(arguments, str):
         return arguments_from_json(arguments)
     return {RAW_ARGUMENTS_KEY: json.dumps(arguments)}
-
-
-def _from_status(status: int) -> ModelError:
-    if status == 408:
-        return ModelTimeoutError("The chat-completions call timed out.", code="http_408")
-    retryable = status == 429 or status >= 500
-    return ModelError(
-        f"The chat-completions call failed with HTTP {status}.",
-        code=f"http_{status}",
-        retryable=retryable,
-    )

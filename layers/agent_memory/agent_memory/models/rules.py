@@ -37,6 +37,7 @@ from agent_memory.models.base import (
     UserMessage,
     arguments_from_json,
 )
+from agent_memory.models.budget import CallBudget
 from agent_memory.models.exceptions import ModelError
 
 DEFAULT_MAX_SLEEP_SECONDS = 900.0
@@ -75,12 +76,14 @@ class RulesModel:
         name: str = "rules",
         tool_name: str = "memory_update",
         sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
         max_sleep_seconds: float = DEFAULT_MAX_SLEEP_SECONDS,
         simulate: bool = True,
     ) -> None:
         self.name = name
         self._tool_name = tool_name
         self._sleep = sleep
+        self._clock = clock
         self._max_sleep_seconds = max_sleep_seconds
         # A local fallback model ignores ``simulate:`` so that it can succeed where the
         # primary was told to fail.
@@ -92,7 +95,11 @@ class RulesModel:
         system: str,
         messages: Sequence[Message],
         tools: Sequence[ToolSpec],
+        budget_seconds: float | None = None,
     ) -> ModelResponse:
+        budget = None
+        if budget_seconds is not None:
+            budget = CallBudget.start(budget_seconds, budget_seconds, clock=self._clock)
         last_user = _last_user_index(messages)
         if last_user is None:
             return ModelResponse(text="Nothing to remember.", usage=dict(_ZERO_USAGE))
@@ -111,7 +118,7 @@ class RulesModel:
             elif rounds_seen < rounds_done:
                 continue  # acted on in an earlier call of this turn
             elif isinstance(step, _Sleep):
-                self._sleep(step.seconds)
+                self._slow_down(step.seconds, budget)
             else:
                 raise ModelError(
                     "The rules model failed as the message asked (simulate: fail).",
@@ -119,6 +126,15 @@ class RulesModel:
                     retryable=True,
                 )
         return ModelResponse(text=_reply(after, script, memory_on), usage=dict(_ZERO_USAGE))
+
+    def _slow_down(self, seconds: float, budget: CallBudget | None) -> None:
+        """Sleep as asked, but like a real provider never past the call's budget."""
+        left = seconds if budget is None else max(budget.remaining(), 0.0)
+        if seconds <= left or budget is None:
+            self._sleep(seconds)
+            return
+        self._sleep(left)
+        raise budget.expired()
 
     def _tool_use(self, group: _ToolGroup, round_index: int) -> ModelResponse:
         calls = tuple(
@@ -142,7 +158,9 @@ class RulesModel:
 
         for line in text.splitlines():
             stripped = line.strip()
-            marker, _, rest = stripped.partition(":")
+            marker, colon, rest = stripped.partition(":")
+            if not colon:
+                continue  # "about me" without a colon is chat, not a directive
             marker = marker.strip().lower()
             rest = rest.strip()
             if marker == "simulate":

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from agent_memory.agent import AgentLoopLimitError, run_agent
+from agent_memory.agent import AgentLoopLimitError, TurnModelStats, run_agent
 from agent_memory.domain import (
     MEMORY_UPDATE_DESCRIPTION,
     MEMORY_UPDATE_TOOL_NAME,
@@ -91,6 +91,24 @@ class TurnDeadlineExceededError(TurnFailedError):
         )
 
 
+class AnswerCutOffError(TurnFailedError):
+    def __init__(self) -> None:
+        super().__init__(
+            "model_answer_cut_off",
+            "The model's answer was cut off at its length limit; nothing was saved to memory.",
+            status=502,
+        )
+
+
+class AnswerRefusedError(TurnFailedError):
+    def __init__(self) -> None:
+        super().__init__(
+            "model_answer_refused",
+            "The model or its content filter refused to answer; nothing was saved to memory.",
+            status=502,
+        )
+
+
 class TurnCancelledApiError(TurnFailedError):
     def __init__(self) -> None:
         super().__init__("turn_cancelled", "The turn was cancelled; nothing was saved.", status=409)
@@ -145,14 +163,19 @@ class ChatService:
         """One turn. With a ``sink`` (a streamed turn) the reply goes out as deltas first, and
         memory commits only after the last delta was posted and the client is still there."""
         started = self._clock_ms()
+        stats = TurnModelStats()
         repositories = self._repositories_for(turn)
         if repositories is None:
             try:
                 return self._run_without_memory(
-                    turn, deadline_ms=deadline_ms, cancel_flag=cancel_flag, sink=sink
+                    turn,
+                    deadline_ms=deadline_ms,
+                    cancel_flag=cancel_flag,
+                    sink=sink,
+                    stats=stats,
                 )
             finally:
-                self._record(None, MemoryOutcome.disabled(), started)
+                self._record(None, MemoryOutcome.disabled(), started, stats)
         memory_repository, ledger_repository = repositories
         assert turn.user_id is not None  # _repositories_for() checked it
         try:
@@ -183,19 +206,20 @@ class ChatService:
                     deadline_ms=deadline_ms,
                     cancel_flag=cancel_flag,
                     sink=sink,
+                    stats=stats,
                 )
         except TurnFailedError as error:
             # Cancelled and timed-out turns are not commit errors: the alarms tell them apart.
             status = _DISCARDED_AS.get(error.code, "error")
             outcome = ledger.discard(status, error.code)
-            self._record(ledger, outcome, started)
+            self._record(ledger, outcome, started, stats)
             raise
         except BaseException:
             outcome = ledger.discard()
-            self._record(ledger, outcome, started)
+            self._record(ledger, outcome, started, stats)
             raise
         outcome = ledger.commit()
-        self._record(ledger, outcome, started)
+        self._record(ledger, outcome, started, stats)
         return ChatResult(turn_id=turn.turn_id, reply=honest_reply(reply, outcome), memory=outcome)
 
     def _repositories_for(self, turn: ChatTurn) -> tuple[MemoryRepository, LedgerRepository] | None:
@@ -218,6 +242,7 @@ class ChatService:
         deadline_ms: int,
         cancel_flag: CancelFlag,
         sink: DeltaSink | None,
+        stats: TurnModelStats,
     ) -> ChatResult:
         reply = self._answer(
             turn,
@@ -231,6 +256,7 @@ class ChatService:
             deadline_ms=deadline_ms,
             cancel_flag=cancel_flag,
             sink=sink,
+            stats=stats,
         )
         return ChatResult(turn_id=turn.turn_id, reply=reply, memory=MemoryOutcome.disabled())
 
@@ -246,6 +272,7 @@ class ChatService:
         deadline_ms: int,
         cancel_flag: CancelFlag,
         sink: DeltaSink | None,
+        stats: TurnModelStats,
         writable: bool = True,
         approval: bool = False,
     ) -> str:
@@ -253,6 +280,9 @@ class ChatService:
             cancel_flag.raise_if_cancelled()
             if self._clock_ms() >= deadline_ms:
                 raise TurnDeadlineExceededError()
+
+        def time_left() -> float:
+            return max(deadline_ms - self._clock_ms(), 0) / 1000
 
         # The prompt is compiled for this request only and passed down, never stored.
         system = compile_system_prompt(
@@ -269,8 +299,13 @@ class ChatService:
                 has_staged_writes=has_staged_writes,
                 max_model_calls=self._settings.max_model_calls,
                 check_deadline=check_deadline,
+                time_left=time_left,
+                stats=stats,
             )
         except ModelError as error:
+            if error.code == "deadline" or self._clock_ms() >= deadline_ms:
+                # The call used up the turn's time: a timeout, not a model failure.
+                raise TurnDeadlineExceededError() from error
             raise TurnFailedError(
                 "model_error",
                 "The model could not answer; nothing was saved to memory.",
@@ -284,6 +319,11 @@ class ChatService:
             ) from error
         except TurnCancelledError as error:
             raise TurnCancelledApiError() from error
+        # A cut-off or refused final answer is no success: the turn commits nothing.
+        if result.stop_reason == "max_tokens":
+            raise AnswerCutOffError()
+        if result.stop_reason == "refused":
+            raise AnswerRefusedError()
         if sink is not None:
             # Until the providers stream (issue 18), the whole reply is one delta.
             if result.reply:
@@ -291,7 +331,13 @@ class ChatService:
             sink.confirm_open()
         return result.reply
 
-    def _record(self, ledger: TurnLedger | None, outcome: MemoryOutcome, started_ms: int) -> None:
+    def _record(
+        self,
+        ledger: TurnLedger | None,
+        outcome: MemoryOutcome,
+        started_ms: int,
+        stats: TurnModelStats,
+    ) -> None:
         """The turn's operational record (counts and codes; content only in the debug flag's
         approved field), and ``MemoryUnavailable`` when the turn could not use its memory."""
         staged = ledger.staged_operations if ledger is not None else ()
@@ -309,6 +355,11 @@ class ChatService:
                 duration_ms=max(self._clock_ms() - started_ms, 0),
                 retry_count=outcome.retries + outcome.replays,
                 outcome=outcome.status,
+                stop_reason=stats.stop_reason or "none",
+                input_tokens=stats.usage.get("input_tokens", 0),
+                output_tokens=stats.usage.get("output_tokens", 0),
+                model_calls=stats.model_calls,
+                fallback_answered=stats.fallback_answered,
                 debug_staged_operations=debug,
             )
         )

@@ -12,6 +12,8 @@ Metric names (namespace ``AgentMemory``; every metric has the dimension ``servic
 | ``TurnDuration`` | - | Milliseconds | every chat turn |
 | ``CommitRetries`` | - | Count | every chat turn (resends and replays) |
 | ``OperationCount``, ``UserCharacters``, ``MemoryCharacters`` | - | Count | every chat turn |
+| ``InputTokens``, ``OutputTokens`` | - | Count | every chat turn (summed over its model calls) |
+| ``FallbackAnswers`` | - | Count | a turn that the fallback model answered |
 
 A dimension value is a code from our code or an AWS error code, never user data: anything
 that does not look like a short code is counted as ``other``.
@@ -32,6 +34,9 @@ AUTHORIZER_DENIALS = "AuthorizerDenials"
 EXPIRED_TURNS = "ExpiredTurns"
 TURN_DURATION = "TurnDuration"
 COMMIT_RETRIES = "CommitRetries"
+INPUT_TOKENS = "InputTokens"
+OUTPUT_TOKENS = "OutputTokens"
+FALLBACK_ANSWERS = "FallbackAnswers"
 
 _CODE = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 

@@ -17,7 +17,11 @@ from aws_lambda_powertools.metrics import MetricUnit
 
 from agent_memory.telemetry.counters import (
     COMMIT_RETRIES,
+    FALLBACK_ANSWERS,
+    INPUT_TOKENS,
+    OUTPUT_TOKENS,
     TURN_DURATION,
+    count,
     count_memory_unavailable,
     count_outcome,
     dimension_code,
@@ -35,6 +39,11 @@ RECORD_FIELDS = (
     "duration_ms",
     "retry_count",
     "outcome",
+    "stop_reason",
+    "input_tokens",
+    "output_tokens",
+    "model_calls",
+    "fallback_answered",
 )
 
 
@@ -51,6 +60,12 @@ class TurnRecord:
     duration_ms: int
     retry_count: int
     outcome: str
+    stop_reason: str = "none"
+    """How the last model call ended (``end_turn``, ``max_tokens``...; ``none``: no answer)."""
+    input_tokens: int = 0
+    output_tokens: int = 0
+    model_calls: int = 0
+    fallback_answered: bool = False
     tool: str = TOOL_NAME
     # Content, for the debug flag only; never part of the default record.
     debug_staged_operations: Sequence[Mapping[str, Any]] = field(default=(), repr=False)
@@ -73,6 +88,10 @@ def emit_turn_record(record: TurnRecord) -> None:
     )
     metrics.add_metric(name=TURN_DURATION, unit=MetricUnit.Milliseconds, value=record.duration_ms)
     metrics.add_metric(name=COMMIT_RETRIES, unit=MetricUnit.Count, value=record.retry_count)
+    metrics.add_metric(name=INPUT_TOKENS, unit=MetricUnit.Count, value=record.input_tokens)
+    metrics.add_metric(name=OUTPUT_TOKENS, unit=MetricUnit.Count, value=record.output_tokens)
+    if record.fallback_answered:
+        count(FALLBACK_ANSWERS)
     count_outcome(record.outcome)
 
 
