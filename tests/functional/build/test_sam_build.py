@@ -9,6 +9,7 @@ one simulated event: a smoke test of what would be deployed.
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 import os
 import platform
@@ -56,11 +57,15 @@ def sam_cli() -> str:
     pytest.skip("aws-sam-cli is not installed (make test installs it in .venv-tools)")
 
 
-def sam_build(template: Path, build_dir: Path, *extra: str) -> Path:
+def sam_build(
+    template: Path, build_dir: Path, *extra: str, layer_architecture: str = "arm64"
+) -> Path:
     env = {
         **os.environ,
         "SAM_CLI_TELEMETRY": "0",
         "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
+        # The layer's Makefile builds for this architecture (arm64 unless told otherwise).
+        "LAYER_ARCHITECTURE": layer_architecture,
     }
     result = subprocess.run(
         [sam_cli(), "build", "--template", str(template), "--build-dir", str(build_dir), *extra],
@@ -128,6 +133,7 @@ def host_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
         folder / "build",
         "--parameter-overrides",
         f"Architecture={HOST_ARCHITECTURE}",
+        layer_architecture=HOST_ARCHITECTURE,
     )
 
 
@@ -316,3 +322,64 @@ def test_no_module_of_the_built_layer_imports_a_tool_module(default_build: Path)
 
     # THEN none imports the tools package or a tool's dependency
     assert {name: found for name, found in offending.items() if found} == {}
+
+
+PYC_UNCHECKED_HASH = 0b01  # PEP 552 flags: hash-based, source never checked
+
+
+def test_every_module_of_the_built_layer_ships_unchecked_hash_bytecode(
+    default_build: Path,
+) -> None:
+    # GIVEN every Python source of the built layer (our package and its dependencies)
+    layer = default_build / "SharedLayer" / "python"
+    sources = sorted(layer.rglob("*.py"))
+    assert len(sources) > 500
+
+    # WHEN we read the header of the .pyc the interpreter would look for
+    def header(source: Path) -> tuple[bytes, int] | None:
+        cached = Path(importlib.util.cache_from_source(str(source)))
+        if not cached.is_file():
+            return None
+        data = cached.read_bytes()[:8]
+        return data[:4], int.from_bytes(data[4:8], "little")
+
+    headers = {str(source.relative_to(layer)): header(source) for source in sources}
+
+    # THEN each has one, for this Python (3.13), that is never checked against its source
+    assert [name for name, found in headers.items() if found is None] == []
+    assert set(headers.values()) == {(importlib.util.MAGIC_NUMBER, PYC_UNCHECKED_HASH)}
+
+
+def test_the_interpreter_runs_the_layer_from_its_bytecode(host_build: Path, tmp_path: Path) -> None:
+    # GIVEN a copy of the built layer, read-only as /opt is, whose domain rules' source no
+    # longer compiles (the .pyc beside it is the one the build wrote)
+    layer = tmp_path / "python"
+    shutil.copytree(host_build / "SharedLayer" / "python", layer)
+    rules = layer / "agent_memory" / "domain" / "rules.py"
+    rules.write_text("raise RuntimeError('compiled from source')\n", encoding="utf-8")
+    for path in sorted(layer.rglob("*"), reverse=True):
+        path.chmod(0o555 if path.is_dir() else 0o444)
+
+    # WHEN a fresh interpreter imports it as Lambda would (no site, nothing written)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-S",
+            "-B",
+            "-c",
+            "import sys; sys.path.insert(0, sys.argv[1]);"
+            " import agent_memory.domain.rules as rules; print(rules.__cached__)",
+            str(layer),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    for path in layer.rglob("*"):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    layer.chmod(0o755)
+
+    # THEN the module came from the build's bytecode, not from its source
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().endswith("rules.cpython-313.pyc")
