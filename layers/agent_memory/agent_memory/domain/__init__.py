@@ -44,11 +44,21 @@ from agent_memory.domain.prompt import (
     POLICY_VERSION,
     MemoryStatus,
     compile_system_prompt,
+    entries_for_prompt,
     entry_for_prompt,
     render_memory_block,
+    withheld_entries,
 )
 from agent_memory.domain.rules import apply_operations, validate_entry, validate_operations
-from agent_memory.domain.threats import WITHHELD_PLACEHOLDER, ThreatCategory, scan_entry
+from agent_memory.domain.threats import (
+    THREAT_REASONS,
+    WITHHELD_PLACEHOLDER,
+    ThreatCategory,
+    ThreatFinding,
+    scan,
+    scan_document,
+    scan_entry,
+)
 from agent_memory.domain.tool import (
     MAX_FAILED_TOOL_CALLS,
     MEMORY_UPDATE_DESCRIPTION,
@@ -78,6 +88,7 @@ __all__ = [
     "POLICY_VERSION",
     "SOURCES",
     "TARGETS",
+    "THREAT_REASONS",
     "UNDO_CONFLICT",
     "UNKNOWN_SOURCE",
     "WITHHELD_PLACEHOLDER",
@@ -98,6 +109,7 @@ __all__ = [
     "Target",
     "ThreatCategory",
     "ThreatDetectedError",
+    "ThreatFinding",
     "ToolCallResult",
     "ToolResult",
     "Usage",
@@ -105,6 +117,7 @@ __all__ = [
     "carry_provenance",
     "compile_system_prompt",
     "diff_snapshots",
+    "entries_for_prompt",
     "entry_for_prompt",
     "failure_result",
     "memory_update_json_schema",
@@ -113,6 +126,8 @@ __all__ = [
     "parse_tool_arguments",
     "render_document",
     "render_memory_block",
+    "scan",
+    "scan_document",
     "scan_entry",
     "stop_result",
     "success_result",
@@ -121,4 +136,5 @@ __all__ = [
     "usage_summary",
     "validate_entry",
     "validate_operations",
+    "withheld_entries",
 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from agent_memory.domain.threats import ThreatCategory
+from agent_memory.domain.threat_categories import ThreatCategory
 
 
 class ErrorCode(StrEnum):
@@ -74,13 +74,19 @@ class ThreatDetectedError(MemoryValidationError):
         reason: str,
         *,
         operation_index: int | None,
-        target: str,
+        target: str | None,
     ) -> None:
-        where = "" if operation_index is None else f"operations[{operation_index}]: "
+        if operation_index is None and target is None:
+            subject = (
+                "The batch was rejected by the memory safety scan: read together with the "
+                "other stored entries, the memory"
+            )
+        else:
+            where = "" if operation_index is None else f"operations[{operation_index}]: "
+            subject = f"{where}The entry was rejected by the memory safety scan"
         super().__init__(
             ErrorCode.THREAT_DETECTED,
-            f"{where}The entry was rejected by the memory safety scan "
-            f"(category: {category}): {reason}. Nothing was changed.",
+            f"{subject} (category: {category}): {reason}. Nothing was changed.",
             operation_index=operation_index,
             target=target,
         )

@@ -21,7 +21,7 @@ from agent_memory.domain.model import (
     Target,
 )
 from agent_memory.domain.rules import validate_entry
-from agent_memory.domain.threats import WITHHELD_PLACEHOLDER
+from agent_memory.domain.threats import WITHHELD_PLACEHOLDER, scan_document
 
 MemoryStatus = Literal["available", "unavailable"]
 
@@ -108,6 +108,51 @@ def entry_for_prompt(entry: str, target: Target) -> str:
     return entry
 
 
+def withheld_entries(snapshot: Snapshot) -> dict[Target, tuple[bool, ...]]:
+    """Which stored entries the model may not see, aligned with each store's entries: an
+    entry that fails the current rules, and, when the entries read together fail the
+    document scan (an instruction split across entries before a rule existed), each entry
+    whose addition makes the text read so far fail. The user's memory API shows the same
+    marks, so the user can see and remove these entries."""
+    flags = {
+        target: [_fails_rules(entry, target) for entry in snapshot.entries(target)]
+        for target in TARGETS
+    }
+    visible = [
+        entry
+        for target in TARGETS
+        for entry, hidden in zip(snapshot.entries(target), flags[target], strict=True)
+        if not hidden
+    ]
+    if visible and scan_document(visible) is not None:
+        read_so_far: list[str] = []
+        for target in TARGETS:
+            for index, entry in enumerate(snapshot.entries(target)):
+                if flags[target][index]:
+                    continue
+                if scan_document([*read_so_far, entry]) is None:
+                    read_so_far.append(entry)
+                else:
+                    flags[target][index] = True
+    return {target: tuple(flags[target]) for target in TARGETS}
+
+
+def entries_for_prompt(snapshot: Snapshot) -> dict[Target, list[str]]:
+    """Each store's entries as the model may see them (withheld ones replaced)."""
+    withheld = withheld_entries(snapshot)
+    return {
+        target: [
+            WITHHELD_PLACEHOLDER if hidden else entry
+            for entry, hidden in zip(snapshot.entries(target), withheld[target], strict=True)
+        ]
+        for target in TARGETS
+    }
+
+
+def _fails_rules(entry: str, target: Target) -> bool:
+    return entry_for_prompt(entry, target) == WITHHELD_PLACEHOLDER
+
+
 def usage_header(snapshot: Snapshot, target: Target) -> str:
     usage = snapshot.usage(target)
     return f"{SECTION_TITLES[target]} [{usage.percent}% - {usage.chars}/{usage.limit} characters]"
@@ -119,8 +164,9 @@ def render_memory_block(snapshot: Snapshot | None, status: MemoryStatus) -> str:
     if snapshot is None:
         raise ValueError("an available memory block needs a snapshot")
     sections = []
+    visible = entries_for_prompt(snapshot)
     for target in TARGETS:
-        entries = [entry_for_prompt(entry, target) for entry in snapshot.entries(target)]
+        entries = visible[target]
         lines = [usage_header(snapshot, target)]
         if entries:
             lines.append(DELIMITER.join(entries))

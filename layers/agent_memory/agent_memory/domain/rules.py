@@ -20,6 +20,7 @@ from agent_memory.domain.exceptions import (
     MemoryValidationError,
     ThreatDetectedError,
 )
+from agent_memory.domain.folding import fold_pattern, skeleton
 from agent_memory.domain.model import (
     ACTIONS,
     LIMITS,
@@ -31,15 +32,16 @@ from agent_memory.domain.model import (
     Target,
     normalize_text,
 )
-from agent_memory.domain.threats import THREAT_REASONS, scan_entry
+from agent_memory.domain.threats import THREAT_REASONS, scan, scan_document
 
 # The tags that delimit the memory block in the prompt, in any case or spacing; also
-# without the closing bracket, which a model would still read as the tag.
-_RESERVED_TAG = re.compile(r"<\s*/?\s*persistent[\s_-]*memory[\s_-]*data\b", re.IGNORECASE)
+# without the closing bracket, which a model would still read as the tag. Compared on the
+# skeleton, so a look-alike letter or a leetspeak digit does not make a new tag.
+_RESERVED_TAG = re.compile(fold_pattern(r"<\s*/?\s*persistent[\s_-]*memory[\s_-]*data\b"))
 # The block's section headers: an entry that starts a line with one could fake a section.
 _RESERVED_HEADER = re.compile(
-    r"^\s*(?:user\s+profile|agent\s+memory|memory\s+unavailable)\s*\[",
-    re.IGNORECASE | re.MULTILINE,
+    fold_pattern(r"^\s*(?:user\s+profile|agent\s+memory|memory\s+unavailable)\s*\["),
+    re.MULTILINE,
 )
 _LINE_BREAKS_ALLOWED = frozenset({"\n", "\t"})
 # Cc: C0/C1 controls; Cs: lone surrogates (not encodable); Zl/Zp: line and paragraph
@@ -65,6 +67,7 @@ def apply_operations(snapshot: Snapshot, operations: Sequence[Operation]) -> Sna
         _apply_one(stores[operation.target], operation, index)
     updated = Snapshot(user=tuple(stores["user"]), memory=tuple(stores["memory"]))
     _check_capacity(snapshot, updated)
+    _check_document(snapshot, updated)
     return updated
 
 
@@ -104,7 +107,7 @@ def validate_entry(text: str, target: Target, *, operation_index: int | None = N
             operation_index,
             target,
         )
-    folded = unicodedata.normalize("NFKC", entry)
+    folded = skeleton(entry)
     if _RESERVED_TAG.search(folded) or _RESERVED_HEADER.search(folded):
         raise _error(
             ErrorCode.RESERVED_TAG,
@@ -113,10 +116,13 @@ def validate_entry(text: str, target: Target, *, operation_index: int | None = N
             operation_index,
             target,
         )
-    category = scan_entry(entry)
-    if category is not None:
+    finding = scan(entry)
+    if finding is not None:
         raise ThreatDetectedError(
-            category, THREAT_REASONS[category], operation_index=operation_index, target=target
+            finding.category,
+            THREAT_REASONS[finding.category],
+            operation_index=operation_index,
+            target=target,
         )
     return entry
 
@@ -252,6 +258,24 @@ def _check_capacity(before: Snapshot, after: Snapshot) -> None:
         # step by step, but no batch may make it grow.
         if chars > limit and chars > before.chars(target):
             raise CapacityExceededError(target, chars, limit)
+
+
+def _check_document(before: Snapshot, after: Snapshot) -> None:
+    """The entries read together, as the model reads the block: an instruction split across
+    entries (or across turns) is refused. A document that already failed before the batch
+    (say, under rules added since) does not block unrelated edits; its entries are withheld
+    from the prompt instead (``prompt.withheld_entries``)."""
+    finding = scan_document(document_entries(after))
+    if finding is None or scan_document(document_entries(before)) is not None:
+        return
+    raise ThreatDetectedError(
+        finding.category, THREAT_REASONS[finding.category], operation_index=None, target=None
+    )
+
+
+def document_entries(snapshot: Snapshot) -> tuple[str, ...]:
+    """Every entry of both stores, in the order the prompt shows them."""
+    return tuple(entry for target in TARGETS for entry in snapshot.entries(target))
 
 
 def _is_forbidden_control(char: str) -> bool:

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from agent_memory.domain.exceptions import ErrorCode, MemoryValidationError
 from agent_memory.domain.model import MAX_OPERATIONS, TARGETS, Operation, Snapshot, Target
-from agent_memory.domain.prompt import entry_for_prompt
+from agent_memory.domain.prompt import entries_for_prompt
 from agent_memory.domain.rules import apply_operations
 
 ToolResult = dict[str, Any]
@@ -164,8 +164,9 @@ def failure_result(error: MemoryValidationError, snapshot: Snapshot) -> ToolResu
         "success": False,
         "error": {"code": str(error.code), "message": error.message},
         "current_entries": {
-            target: [entry_for_prompt(entry, target) for entry in snapshot.entries(target)]
-            for target in targets
+            target: entries
+            for target, entries in entries_for_prompt(snapshot).items()
+            if target in targets
         },
         "usage": usage_summary(snapshot),
     }

@@ -84,6 +84,11 @@ class EntryProvenance(BaseModel):
     )
     turn_id: str | None = None
     updated_at: int = Field(description="Epoch milliseconds.")
+    withheld: bool = Field(
+        default=False,
+        description="The entry fails the current memory safety rules and is hidden from the "
+        "model; remove or rewrite it.",
+    )
 
 
 class MemoryDocument(BaseModel):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from agent_memory.domain import LIMITS, TARGETS
+from agent_memory.domain import LIMITS, TARGETS, withheld_entries
 from agent_memory.http import ApiError
 from agent_memory.http.contract import (
     ChatRequest,
@@ -69,13 +69,17 @@ def chat_response(result: ChatResult) -> ChatResponse:
 
 def documents_response(loaded: LoadedMemory) -> MemoryDocumentsResponse:
     snapshot = loaded.snapshot
+    withheld = withheld_entries(snapshot)
     documents = {
         target: MemoryDocument(
             entries=list(snapshot.entries(target)),
             chars=snapshot.chars(target),
             limit=LIMITS[target],
             provenance=[
-                EntryProvenance.model_validate(p.to_dict()) for p in loaded.entry_provenance(target)
+                EntryProvenance.model_validate({**item.to_dict(), "withheld": hidden})
+                for item, hidden in zip(
+                    loaded.entry_provenance(target), withheld[target], strict=True
+                )
             ],
         )
         for target in TARGETS

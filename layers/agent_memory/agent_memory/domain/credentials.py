@@ -1,0 +1,233 @@
+"""Credential rules: secrets must never be stored, references to them may.
+
+A configuration line that names a secret without holding its value (``${TOKEN}``,
+``os.environ["KEY"]``, ``!secret db_password``, ``YOUR_TOKEN_HERE``) passes; so do public
+values that look random but are not secret: hashes and integrity strings (``sha512-…``,
+``SHA256:…`` key fingerprints), public SSH keys, UUIDs and git SHAs.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from itertools import pairwise
+
+from agent_memory.domain.threat_categories import ThreatCategory as C
+from agent_memory.domain.threat_rule import ThreatRule, literal
+
+_SECRET_NAME = (
+    r"(?:password|passwd|passphrase|passcode|pwd|secret|token|api[_-]?key|access[_-]?key|"
+    r"secret[_-]?key|client[_-]?secret|private[_-]?key|auth[_-]?token|session[_-]?key|"
+    r"signing[_-]?key|encryption[_-]?key|master[_-]?key|pin)"
+)
+_REFERENCE = re.compile(
+    r"^(?:\w+=|os\.environ|os\.getenv|getenv|process\.env|env[.(\[]|ENV\[|secrets?[.:/\[]|vault:|"
+    r"ssm:|arn:aws|file:|/run/secrets|/var/run/secrets|!secret|keyring|op://|sm://|awssm|"
+    r"doppler|getpass|input\(|System\.getenv|Environment\.|config\.|settings\.|"
+    r"\w+\(|[\w-]+\.(?:txt|json|pem|key|ya?ml|env|ini|toml|cfg)$)",
+    re.IGNORECASE,
+)
+_DUMMY = re.compile(
+    r"your|xxx|\.\.\.|changeme|change_me|example|dummy|placeholder|redacted|replace|here|"
+    r"sample|fake|todo|none|null|hidden|masked|secret_name|not[_-]?set|empty|required|<|>",
+    re.IGNORECASE,
+)
+_CONSTANT_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+_NOT_A_VALUE = re.compile(
+    r"true|false|yes|no|on|off|enabled|disabled|auto|default|optional|v?\d+(?:\.\d+)+[\w.+-]*",
+    re.IGNORECASE,
+)
+_IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")  # snake_case: a name, not a value
+_MACHINE_MADE = re.compile(r"[\d_\-+/=!@#%^&*.]")
+_PROSE_FILLER = re.compile(
+    r"(?:stored|kept|in|the|a|an|required|managed|rotated|set|at|not|never|saved|generated|"
+    r"available|located|too|only|valid|expired|invalid|needed|optional|empty|missing|shared|"
+    r"provided|handled|configured|defined|read|loaded|passed|sent|given|same|different|"
+    r"hashed|encrypted|salted|long|short|strong|weak|correct|wrong|incorrect|changed|reset)",
+    re.IGNORECASE,
+)
+
+
+def _is_secret_value(value: str, *, colon: bool) -> bool:
+    """Does the value of ``name = value`` / ``name: value`` hold a secret?"""
+    value = value.strip("'\"`,;").rstrip(".,;:!?)")
+    if len(value) < 4 or value[0] in "$<{%*[(":
+        return False
+    if _REFERENCE.match(value) or _DUMMY.search(value):
+        return False
+    if _NOT_A_VALUE.fullmatch(value) or value.isdigit():
+        return False
+    if _CONSTANT_NAME.fullmatch(value) or _IDENTIFIER.fullmatch(value):
+        return False
+    # A colon is also ordinary prose ("password: at least 12 characters"), so a colon
+    # assignment counts only when the value looks machine-made (holds a digit or symbol).
+    return not colon or (len(value) >= 6 and _MACHINE_MADE.search(value) is not None)
+
+
+def _assignment_holds_secret(match: re.Match[str]) -> bool:
+    return _is_secret_value(match.group("value"), colon=match.group("op") == ":")
+
+
+def _prose_holds_secret(match: re.Match[str]) -> bool:
+    value, quoted = match.group("value"), match.group("quote") != ""
+    if _PROSE_FILLER.fullmatch(value.strip(".,;:!?")):
+        return False
+    if value.isdigit():
+        return match.group("name").lower() in ("pin", "passcode") and len(value) >= 4
+    if quoted:
+        return _is_secret_value(value, colon=False)
+    has_digit_or_symbol = _MACHINE_MADE.search(value.rstrip(".,;:!?")) is not None
+    mixed_case = value != value.lower() and value != value.upper()
+    return (has_digit_or_symbol or mixed_case) and _is_secret_value(value, colon=False)
+
+
+CREDENTIAL: tuple[ThreatRule, ...] = (
+    literal(
+        "cloud_access_key",
+        C.CREDENTIAL,
+        "*long",
+        r"\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b"
+        r"|\bAccountKey=[A-Za-z0-9+/=]{20,}",
+        ignore_case=False,
+        long_words_only=True,
+        examples=("aws key AKIAIOSFODNN7EXAMPLE in use",),
+        counterexamples=("AWS access keys start with AKIA followed by 16 characters",),
+    ),
+    literal(
+        "private_key_block",
+        C.CREDENTIAL,
+        "begin",
+        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----",
+        ignore_case=False,
+        examples=("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEA",),
+        counterexamples=("-----BEGIN PUBLIC KEY----- blocks are fine to share",),
+    ),
+    literal(
+        "vendor_token",
+        C.CREDENTIAL,
+        "*long",
+        r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|xox[abposr]-[A-Za-z0-9-]{10,}"
+        r"|xapp-\d-[A-Za-z0-9-]{10,}|sk-(?:proj-|ant-(?:api\d\d-)?|svcacct-)?[A-Za-z0-9_-]{20,}"
+        r"|[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|AIza[0-9A-Za-z_-]{35}|glpat-[A-Za-z0-9_-]{20,}"
+        r"|gl(?:ptt|dt|rt|soat)-[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{36}|pypi-AgE[A-Za-z0-9_-]{50,}"
+        r"|hf_[A-Za-z0-9]{30,}|dop_v1_[a-f0-9]{64}|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"
+        r"|SG\.[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}|SK[0-9a-fA-F]{32}|key-[0-9a-f]{32}"
+        r"|sq0(?:atp|csp)-[A-Za-z0-9_-]{20,}|lin_api_[A-Za-z0-9]{30,}|secret_[A-Za-z0-9]{43}"
+        r"|ntn_[A-Za-z0-9]{40,}|hvs\.[A-Za-z0-9_-]{24,}|dapi[0-9a-f]{32}|glsa_[A-Za-z0-9_]{32,}"
+        r"|PMAK-[0-9a-f]{24}-[0-9a-f]{34}|ATATT3[A-Za-z0-9_=-]{50,}|dp\.(?:st|ct|sa)\.[\w-]{40,}"
+        r"|whsec_[A-Za-z0-9+/=]{24,}|rk_live_[A-Za-z0-9]{20,}|AGE-SECRET-KEY-1[0-9A-Z]{50,}"
+        r"|\d{8,10}:AA[A-Za-z0-9_-]{33})",
+        ignore_case=False,
+        long_words_only=True,
+        examples=(
+            "token ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+            "HF token hf_AbCdEfGhIjKlMnOpQrStUvWxYz012345",
+            "npm_abcdefghijklmnopqrstuvwxyz0123456789 publishes",
+        ),
+        counterexamples=("GitHub tokens start with ghp_ and must stay in the vault",),
+    ),
+    literal(
+        "bearer_or_jwt",
+        C.CREDENTIAL,
+        "bearer",
+        r"\bbearer\s+[A-Za-z0-9\-._~+/]{16,}=*",
+        examples=("Authorization: Bearer abcdef0123456789abcdef",),
+        counterexamples=("Token authentication uses Authorization header",),
+    ),
+    literal(
+        "jwt_or_url_password",
+        C.CREDENTIAL,
+        "~eyJ ~://",
+        r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"
+        r"|\b[a-z][a-z0-9+.-]*://[^\s/:@]+:(?![$<{*])[^\s/@]{3,}@",
+        long_words_only=True,
+        examples=(
+            "session eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlc2ln",
+            "DB url postgres://app:s3cretpw@db.internal:5432/app",
+        ),
+        counterexamples=("postgres://app:${DB_PASSWORD}@db.internal/app",),
+    ),
+    literal(
+        "secret_assignment",
+        C.CREDENTIAL,
+        "~pass ~secret ~token ~key ~pwd ~pin ~auth",
+        rf"(?<![A-Za-z]){_SECRET_NAME}\w*['\"]?\s*(?P<op>[:=])\s*['\"]?(?P<value>[^\s'\"]{{4,}})",
+        confirm=_assignment_holds_secret,
+        examples=(
+            'api_key="sk-abcdef1234567890abcdef12"',
+            "DB_PASSWORD=hunter22",
+            "password: Tr0ub4dor&3",
+        ),
+        counterexamples=(
+            "token: YOUR_TOKEN_HERE",
+            "OPENAI_API_KEY=${OPENAI_API_KEY}",
+            'token = os.environ["GITHUB_TOKEN"]',
+            "api_key: !secret openai_key",
+            "password: at least 12 characters",
+        ),
+    ),
+    literal(
+        "secret_in_prose",
+        C.CREDENTIAL,
+        "password passwd passphrase passcode pwd secret token api key pin access code login",
+        rf"\b(?P<name>{_SECRET_NAME}|api\s+key|access\s+code|login)\s+(?:for\s+(?:the\s+|my\s+|our\s+)?"
+        r"(?:[\w@.-]+\s+){1,3}?)?(?:is|was|=|:)\s*:?\s+(?P<quote>[\"'`]?)(?P<value>[^\s\"'`]{4,})",
+        confirm=_prose_holds_secret,
+        examples=(
+            "my password is hunter2",
+            "The wifi passphrase is 'correcthorsebattery'",
+            "PIN for the safe is 4821",
+        ),
+        counterexamples=(
+            "The password is stored in 1Password",
+            "The token is valid for 1 hour",
+            "API key is in the environment variable",
+        ),
+    ),
+)
+
+_MIN_TOKEN_CHARS = 32
+_TOKEN_CANDIDATE = re.compile(r"[A-Za-z0-9+/=_-]{32,}")
+# Values that look random but are public: digests, integrity strings, public keys, data URIs.
+_PUBLIC_RANDOM = re.compile(
+    r"\b(?:sha(?:1|224|256|384|512)|md5|blake2[bs]?|sri|h1)[-:=]\s*[A-Za-z0-9+/=_-]+"
+    r"|\b(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\s+"
+    r"AAAA[A-Za-z0-9+/=]+"
+    r"|\b(?:age|npub|bc|ltc|tb)1[0-9a-z]{20,}|\bdata:[\w/+.-]+;base64,[A-Za-z0-9+/=]+"
+    r"|\bintegrity\s*[=:]\s*[\"']?[A-Za-z0-9+/=-]+",
+    re.IGNORECASE,
+)
+_MIN_TOKEN_ENTROPY_BITS = 4.0
+# Random tokens switch between upper case, lower case and digits at about 0.6 of their
+# positions; identifiers such as CamelCaseNames or snake_case_names stay well below 0.45.
+_MIN_CLASS_SWITCH_RATE = 0.45
+
+
+def holds_random_token(plain: str) -> bool:
+    """A long token that looks machine-random (an unknown vendor's key), outside hashes,
+    integrity strings and public keys."""
+    long_words = " ".join(word for word in plain.split() if len(word) >= _MIN_TOKEN_CHARS)
+    suspects = {token for token in _TOKEN_CANDIDATE.findall(long_words) if _looks_random(token)}
+    if not suspects:
+        return False
+    public = " ".join(match.group() for match in _PUBLIC_RANDOM.finditer(plain))
+    return any(token not in public for token in suspects)
+
+
+def _looks_random(token: str) -> bool:
+    classes = [_character_class(char) for char in token if char.isalnum()]
+    if len(set(classes)) < 3:
+        return False
+    switches = sum(a != b for a, b in pairwise(classes))
+    if switches / (len(classes) - 1) < _MIN_CLASS_SWITCH_RATE:
+        return False
+    counts = Counter(token)
+    entropy = -sum(n / len(token) * math.log2(n / len(token)) for n in counts.values())
+    return entropy >= _MIN_TOKEN_ENTROPY_BITS
+
+
+def _character_class(char: str) -> str:
+    if char.isdigit():
+        return "digit"
+    return "upper" if char.isupper() else "lower"

@@ -1,0 +1,125 @@
+"""Encoded payloads: runs of base64, base32 or hex, escapes, percent-encoding, rot13 and
+reversed text that a model could decode and follow.
+
+Only what decodes to readable text is handed back to be scanned, so hashes, UUIDs, git
+SHAs, integrity strings and keys (which decode to random bytes) pass untouched.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import codecs
+import html
+import re
+from collections.abc import Iterator
+
+_BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
+_BASE32_RUN = re.compile(r"(?<![A-Za-z0-9=])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9=])")
+_HEX_RUN = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Fa-f])")
+_SPACED_HEX_RUN = re.compile(
+    r"(?:\\x[0-9A-Fa-f]{2}){6,}|(?:0x[0-9A-Fa-f]{2}[\s,]{0,3}){6,}"
+    r"|(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}[\s:,-]){7,}[0-9A-Fa-f]{2}(?![0-9A-Fa-f])"
+)
+_HEX_PAIRS = frozenset(f"{code:02x}" for code in range(256)) | frozenset(
+    f"{code:02X}" for code in range(256)
+)
+_UNICODE_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
+_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+_PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_ENTITY = re.compile(r"&(?:#\d{2,6}|#x[0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
+# Frequent English words as rot13 writes them (the, you, and, ignore, previous, ...) and as
+# reversed text writes them, in the skeleton's alphabet (where "l" reads "i").
+_ROT13_WORDS = frozenset(
+    b"gur ibh ibhe naq vtaber cerivbhf vafgehpgvbaf fifgrz cebzcg frperg nii abj shapgvba "
+    b"nffvfgnag hfre rot uggcf uggc phey jtrg perqragvnyf cnffjbeq frpergf png".split()
+)
+_REVERSED_WORDS = frozenset(b"snoitcurtsni suoiverp erongi tpmorp metsys drowssap".split())
+_MIN_RUN_CHARS = 16
+_MAX_CANDIDATES = 24
+_MIN_DECODED_CHARS = 8
+
+
+def decoded_payloads(plain: str, skeleton_words: frozenset[bytes]) -> Iterator[str]:
+    """Readable texts hidden in ``plain`` (NFKC) in an encoded form, at most a few dozen."""
+    yielded = 0
+    for decoded in _candidates(plain, skeleton_words):
+        if _is_readable(decoded):
+            yield decoded
+            yielded += 1
+            if yielded >= _MAX_CANDIDATES:
+                return
+
+
+def _candidates(plain: str, skeleton_words: frozenset[bytes]) -> Iterator[str]:
+    # Runs are only looked for in words long enough to hold one (or in spaced-out hex).
+    words = plain.split()
+    long_words = " ".join(word for word in words if len(word) >= _MIN_RUN_CHARS)
+    for run in set(_BASE64_RUN.findall(long_words)[:_MAX_CANDIDATES]):
+        yield _decode_base64(run)
+    for run in set(_BASE32_RUN.findall(long_words)[:_MAX_CANDIDATES]):
+        yield _decode_base32(run)
+    for run in set(_HEX_RUN.findall(long_words)[:_MAX_CANDIDATES]):
+        yield _decode_hex(run)
+    if "0x" in plain or "\\x" in plain or len(_HEX_PAIRS.intersection(words)) >= 4:
+        for run in set(_SPACED_HEX_RUN.findall(plain)[:_MAX_CANDIDATES]):
+            yield _decode_hex(run)
+    if "\\u" in plain or "\\U" in plain:
+        yield _UNICODE_ESCAPE.sub(_unescape_code_point, plain)
+    if len(_PERCENT.findall(plain)) >= 4:
+        yield _PERCENT_RUN.sub(_unquote_run, plain)
+    if _ENTITY.search(plain):
+        yield html.unescape(plain)
+    if not _ROT13_WORDS.isdisjoint(skeleton_words):
+        yield codecs.encode(plain, "rot13")
+    if not _REVERSED_WORDS.isdisjoint(skeleton_words):
+        yield plain[::-1]
+
+
+def _decode_base64(run: str) -> str:
+    text = run.rstrip("=").replace("-", "+").replace("_", "/")
+    try:
+        return _as_text(base64.b64decode(text + "=" * (-len(text) % 4), validate=True))
+    except (binascii.Error, ValueError):
+        return ""
+
+
+def _decode_base32(run: str) -> str:
+    text = run.rstrip("=")
+    try:
+        return _as_text(base64.b32decode(text + "=" * (-len(text) % 8)))
+    except (binascii.Error, ValueError):
+        return ""
+
+
+def _decode_hex(run: str) -> str:
+    digits = re.sub(r"\\x|0x|[\s:,-]", "", run)
+    try:
+        return _as_text(bytes.fromhex(digits))
+    except ValueError:
+        return ""
+
+
+def _unquote_run(run: re.Match[str]) -> str:
+    return bytes.fromhex(run.group().replace("%", "")).decode("utf-8", "replace")
+
+
+def _unescape_code_point(match: re.Match[str]) -> str:
+    code = int(match.group(1) or match.group(2), 16)
+    return chr(code) if code <= 0x10FFFF else ""
+
+
+def _as_text(data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return ""
+
+
+def _is_readable(text: str) -> bool:
+    """Decoded text a model could read: mostly printable, with words in it."""
+    if len(text) < _MIN_DECODED_CHARS:
+        return False
+    printable = sum(char.isprintable() or char in "\n\t" for char in text)
+    letters = sum(char.isalpha() for char in text)
+    return printable >= 0.95 * len(text) and letters >= 0.5 * len(text)

@@ -1,0 +1,205 @@
+"""One threat rule: a readable unit with its reason code and its own examples.
+
+Phrase rules match the skeleton (``folding.skeleton``): they are written in plain English
+and compiled through ``fold_pattern``, so look-alike letters, leetspeak and case do not
+matter. Literal rules match the NFKC text itself, where exact characters carry meaning
+(key formats, URLs, shell syntax). Every pattern is bounded (no nested repetition, gaps of
+at most a few hundred characters), so matching stays linear in the entry's length.
+
+Each rule also names its triggers: words (of the skeleton) or substrings at least one of
+which every match contains. A rule whose triggers are absent is not run, which keeps an
+ordinary entry's scan to a set lookup per rule.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from agent_memory.domain.folding import fold_pattern, skeleton
+from agent_memory.domain.threat_categories import ThreatCategory
+
+_NOT_LETTERS = bytes(code if chr(code).isalpha() else 32 for code in range(128)) + bytes([32] * 128)
+_LONG_TOKEN = 16  # keys and encoded runs are at least this long
+_WORD = re.compile(r"[a-z]+")
+
+
+@dataclass(frozen=True)
+class ScanViews:
+    """The forms of one text that rules read."""
+
+    plain: str
+    skeleton: str
+    words: frozenset[bytes]  # ASCII words of the skeleton
+    long_words: str  # the whitespace-separated words of 16 or more characters, joined
+
+    @property
+    def has_long_token(self) -> bool:
+        return bool(self.long_words)
+
+    @classmethod
+    def of(cls, plain: str) -> ScanViews:
+        """``plain`` must already be NFKC."""
+        folded = skeleton(plain)
+        return cls(
+            plain=plain,
+            skeleton=folded,
+            words=frozenset(folded.encode("ascii", "ignore").translate(_NOT_LETTERS).split()),
+            long_words=" ".join(word for word in plain.split() if len(word) >= _LONG_TOKEN),
+        )
+
+
+@dataclass(frozen=True)
+class _TriggerGroup:
+    words: frozenset[bytes]
+    substrings: tuple[str, ...]
+    long_token: bool
+
+    def present(self, views: ScanViews) -> bool:
+        return (
+            not self.words.isdisjoint(views.words)
+            or (self.long_token and views.has_long_token)
+            or any(substring in views.skeleton for substring in self.substrings)
+        )
+
+
+@dataclass(frozen=True)
+class Triggers:
+    groups: tuple[_TriggerGroup, ...]
+
+    @classmethod
+    def parse(cls, spec: str) -> Triggers:
+        """Space-separated: a word of the skeleton, ``~text`` a substring of it, ``*long``
+        any token of 16 or more characters; ``&`` separates groups that must all be
+        present. Written in plain spelling, folded here."""
+        return cls(tuple(_parse_group(group.split()) for group in spec.split("&")))
+
+    def present(self, views: ScanViews) -> bool:
+        return all(group.present(views) for group in self.groups)
+
+
+def _parse_group(items: list[str]) -> _TriggerGroup:
+    words: set[bytes] = set()
+    substrings: list[str] = []
+    for item in items:
+        if item.startswith("~"):
+            substrings.append(fold_pattern(item[1:]))
+        elif item != "*long":
+            words.update(word.encode() for word in _WORD.findall(skeleton(item)))
+    return _TriggerGroup(frozenset(words), tuple(substrings), "*long" in items)
+
+
+@dataclass(frozen=True)
+class ThreatRule:
+    code: str
+    category: ThreatCategory
+    triggers: Triggers
+    pattern: re.Pattern[str]
+    view: Literal["skeleton", "plain", "long_words"]
+    examples: tuple[str, ...]
+    counterexamples: tuple[str, ...]
+    # A second look at each match, for what a pattern cannot judge (is this value a secret?).
+    confirm: Callable[[re.Match[str]], bool] | None = None
+
+    def matches(self, views: ScanViews) -> bool:
+        if not self.triggers.present(views):
+            return False
+        text = getattr(views, self.view)
+        if self.confirm is None:
+            return self.pattern.search(text) is not None
+        return any(self.confirm(match) for match in self.pattern.finditer(text))
+
+
+def phrase(
+    code: str,
+    category: ThreatCategory,
+    triggers: str,
+    source: str,
+    *,
+    examples: tuple[str, ...],
+    counterexamples: tuple[str, ...] = (),
+    quoting_allowed: bool = True,
+) -> ThreatRule:
+    """A rule over the skeleton, written in plain English (case and look-alikes ignored).
+    With ``quoting_allowed``, a match that a note quotes or names as its topic ("attackers
+    may write 'ignore previous instructions'") is not a finding."""
+    pattern = re.compile(fold_pattern(source), re.MULTILINE)
+    return ThreatRule(
+        code,
+        category,
+        Triggers.parse(triggers),
+        pattern,
+        "skeleton",
+        examples,
+        counterexamples,
+        _not_quoted if quoting_allowed else None,
+    )
+
+
+# Words that make a sentence talk ABOUT an attack rather than make one.
+_TOPIC_MARKERS = re.compile(
+    fold_pattern(
+        r"\b(?:attackers?|attacks?|attacked|red[\s-]?team\w*|probes?|jailbreaks?|injections?|"
+        r"phrases?|examples?|e\.g|such\s+as|scanners?|detects?|detected|detection|detectors?|"
+        r"flags?|flagged|payloads?|malicious|adversar\w+|threat\s+model\w*|phishing|"
+        r"classif\w+|benchmarks?|datasets?|corpus|signatures?)\b"
+    )
+)
+_SENTENCE_END = ".!?:;\n"
+_OPEN_QUOTE = re.compile(r"(?:^|(?<=[\s(\[]))[\"'`]")
+_CLOSE_QUOTE = re.compile(r"[\"'`](?=$|[\s.,;:!?)\]])")
+_MIN_WORDS_AROUND_QUOTE = 3
+
+
+def _not_quoted(match: re.Match[str]) -> bool:
+    """False when the match sits in a sentence about attacks, or between quotes with enough
+    text around them to be a note about the phrase rather than the phrase itself."""
+    text, start, end = match.string, match.start(), match.end()
+    before = text[max(0, start - 120) : start]
+    sentence = before[max(before.rfind(mark) for mark in _SENTENCE_END) + 1 :]
+    if _TOPIC_MARKERS.search(sentence):
+        return False
+    opening = None
+    for found in _OPEN_QUOTE.finditer(text, max(0, start - 120), start + 1):
+        opening = found
+    if opening is None:
+        return True
+    closing = _CLOSE_QUOTE.search(text, max(end - 1, opening.end()))
+    if closing is None or text[opening.start()] != text[closing.start()]:
+        return True
+    outside = text[: opening.start()] + " " + text[closing.end() :]
+    return len(outside.split()) < _MIN_WORDS_AROUND_QUOTE
+
+
+def literal(
+    code: str,
+    category: ThreatCategory,
+    triggers: str,
+    source: str,
+    *,
+    examples: tuple[str, ...],
+    counterexamples: tuple[str, ...] = (),
+    ignore_case: bool = True,
+    long_words_only: bool = False,
+    confirm: Callable[[re.Match[str]], bool] | None = None,
+) -> ThreatRule:
+    """A rule over the NFKC text, for exact syntax (key formats, URLs, shell pipelines);
+    ``long_words_only`` for what is always one long word (keys, tokens, URLs)."""
+    flags = re.MULTILINE | (re.IGNORECASE if ignore_case else 0)
+    return ThreatRule(
+        code,
+        category,
+        Triggers.parse(triggers),
+        re.compile(source, flags),
+        "long_words" if long_words_only else "plain",
+        examples,
+        counterexamples,
+        confirm,
+    )
+
+
+def words(*alternatives: str) -> str:
+    """A non-capturing group of alternatives, each a whole word."""
+    return r"\b(?:" + "|".join(alternatives) + r")\b"
