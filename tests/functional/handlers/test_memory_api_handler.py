@@ -13,7 +13,9 @@ def test_get_returns_both_documents_with_usage(api: Api) -> None:
 
     assert reply.status == 200
     written = reply.body["memory"]["provenance"][0]["updated_at"]
-    provenance = [{"source": "chat", "turn_id": turn["turn_id"], "updated_at": written}]
+    provenance = [
+        {"source": "chat", "turn_id": turn["turn_id"], "updated_at": written, "withheld": False}
+    ]
     assert reply.body == {
         "user": {
             "entries": ["Writes Python."],

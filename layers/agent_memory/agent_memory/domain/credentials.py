@@ -151,7 +151,7 @@ CREDENTIAL: tuple[ThreatRule, ...] = (
     literal(
         "secret_assignment",
         C.CREDENTIAL,
-        "~pass ~secret ~token ~key ~pwd ~pin ~auth",
+        "~pass ~secret ~token ~key ~pwd ~pin ~auth & ~= ~:",
         rf"(?<![A-Za-z]){_SECRET_NAME}\w*['\"]?\s*(?P<op>[:=])\s*['\"]?(?P<value>[^\s'\"]{{4,}})",
         confirm=_assignment_holds_secret,
         examples=(

@@ -43,10 +43,11 @@ _LEET_SYMBOLS = str.maketrans("@$!|", "asii")
 _LEET_WORD = re.compile(
     r"(?<![a-z0-9@$!|])(?=[a-z0-9@$!|]*[a-z])(?=[a-z0-9@$!|]*[0-9@$!|])[a-z0-9@$!|]+"
 )
-_LEET_HINT = re.compile(r"[a-z][0-9@$!|]|[0-9@$!|][a-z]")
+_LEET_CHARACTER = re.compile(r"[0-9@$!|]")
 # In a text with this many leetspeak words, "70" and "4" stand for "to" and "a".
 _LEET_TEXT_WORDS = 3
 _SHORT_NUMBER = re.compile(r"(?<![\w.,:/@$-])\d{1,3}(?![\w.,:/%-])")
+_NUMBER_BETWEEN_WORDS = re.compile(r"(?<=[a-z] )\d{1,3}(?= [a-z])")
 _MAX_CACHED_CHARACTERS = 20_000
 _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 
@@ -57,12 +58,13 @@ def skeleton(text: str) -> str:
     if not folded.isascii():
         folded = _NON_ASCII_RUN.sub(_fold_run, folded)
     folded = folded.lower().replace("l", "i")
-    if _LEET_HINT.search(folded) is None:
+    if _LEET_CHARACTER.search(folded) is None:
         return folded
     folded, leet_words = _LEET_WORD.subn(_read_leet, folded)
-    if leet_words >= _LEET_TEXT_WORDS:  # a leetspeak text: its short numbers are words too
-        folded = _SHORT_NUMBER.sub(_read_number, folded)
-    return folded
+    # A short number between two words reads as a word ("act 45 though" is "act as though");
+    # in a leetspeak text, every short number does ("70 7h3" is "to the").
+    number = _SHORT_NUMBER if leet_words >= _LEET_TEXT_WORDS else _NUMBER_BETWEEN_WORDS
+    return number.sub(_read_number, folded)
 
 
 def fold_pattern(source: str) -> str:

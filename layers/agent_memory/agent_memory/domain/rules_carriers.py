@@ -229,11 +229,11 @@ DEFERRED_TOOL_USE: tuple[ThreatRule, ...] = (
             "boots turn turns conversation conversations session sessions chat chats message "
             "messages reply replies response responses request requests interaction "
             "interactions startup run runs prompt prompts next reading loading seeing loaded "
-            "seen shown retrieved & tool "
-            "tools function functions command commands script scripts shell terminal browser "
-            "plugin endpoint endpoints memory bash python exec execute curl wget fetch visit "
-            "open browse navigate go download load request ping get send post upload email "
-            "forward transmit submit delete remove wipe erase purge clear overwrite rewrite"
+            "seen shown retrieved & tool tools function functions command commands script "
+            "scripts shell terminal browser plugin endpoint endpoints memory bash python exec "
+            "execute curl wget fetch visit open browse navigate go download load request ping "
+            "get send post upload email forward transmit submit delete remove wipe erase purge "
+            "clear overwrite rewrite"
         ),
         rf"{_WHEN_READ}[^\n]{{0,120}}?\b{_TOOL_ACTION}",
         examples=(

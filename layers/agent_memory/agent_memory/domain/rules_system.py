@@ -217,7 +217,9 @@ PERSISTENCE: tuple[ThreatRule, ...] = (
         (
             "bashrc bash profile login zshrc zprofile zshenv zlogin fish environment crontab "
             "cron systemd service launchagents launchdaemons autostart startup currentversion "
-            "preload hooks rc reboot"
+            "preload hooks rc reboot & curl wget nc ncat netcat socat bash sh eval base python "
+            "tcp http https ssh rsa preload prompt_command reboot nohup reverse backdoor "
+            "implant beacon payload miner xmrig"
         ),
         rf"\b(?:{_MODIFY}|add\s+to|append\s+to|schedule|register)\b[^\n]{{0,120}}?{_RC_FILES}"
         rf"[^\n]{{0,120}}?{_PAYLOAD}"

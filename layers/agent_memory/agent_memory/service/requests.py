@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from agent_memory.domain import LIMITS, TARGETS, withheld_entries
+from agent_memory.domain import LIMITS, TARGETS, UNKNOWN_SOURCE, Target, withheld_entries
 from agent_memory.http import ApiError
 from agent_memory.http.contract import (
     ChatRequest,
@@ -67,6 +67,19 @@ def chat_response(result: ChatResult) -> ChatResponse:
     )
 
 
+def _provenance(
+    loaded: LoadedMemory, target: Target, withheld: tuple[bool, ...]
+) -> list[EntryProvenance]:
+    """Issue 15's record of each entry plus the scanner's withheld mark (an entry without a
+    record reads as written by an unknown source)."""
+    records = [item.to_dict() for item in loaded.entry_provenance(target)]
+    records += [{"source": UNKNOWN_SOURCE, "updated_at": 0}] * (len(withheld) - len(records))
+    return [
+        EntryProvenance.model_validate({**record, "withheld": hidden})
+        for record, hidden in zip(records, withheld, strict=False)
+    ]
+
+
 def documents_response(loaded: LoadedMemory) -> MemoryDocumentsResponse:
     snapshot = loaded.snapshot
     withheld = withheld_entries(snapshot)
@@ -75,12 +88,7 @@ def documents_response(loaded: LoadedMemory) -> MemoryDocumentsResponse:
             entries=list(snapshot.entries(target)),
             chars=snapshot.chars(target),
             limit=LIMITS[target],
-            provenance=[
-                EntryProvenance.model_validate({**item.to_dict(), "withheld": hidden})
-                for item, hidden in zip(
-                    loaded.entry_provenance(target), withheld[target], strict=True
-                )
-            ],
+            provenance=_provenance(loaded, target, withheld[target]),
         )
         for target in TARGETS
     }

@@ -1,0 +1,134 @@
+"""The memory scanner: recall and false positives per category on the labelled corpus
+(tests/corpus/scanner_corpus.jsonl), throughput on full-length entries, and the slowest of
+a set of adversarial 2,200-character entries.
+
+Run: python benchmarks/bench_scanner.py [--seconds S]
+
+Goals (issue 11): recall >= 0.95 and false positives <= 0.02 per category; >= 5,000
+full-length entries per second; an adversarial 2,200-character entry under 10 ms. Times
+are printed as CPU time of this process (the figure the code controls; a shared machine
+inflates wall time) and as wall time. Prints figures only; nothing here asserts on time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+from agent_memory.domain import LIMITS, scan
+
+CORPUS = Path(__file__).resolve().parents[1] / "tests/corpus/scanner_corpus.jsonl"
+ENTRY_CHARS = LIMITS["memory"]
+# Inputs that make a backtracking matcher work hard: trigger words of every family repeated
+# without ever completing a match, long unbroken runs, unclosed markup, near-miss encodings.
+ADVERSARIAL_SEEDS = (
+    "ignore ",
+    "ignore all previous ",
+    "when you read the tool ",
+    "send secrets conversation ",
+    "curl wget | ",
+    "password is ",
+    "<!-- a b ",
+    "![x](http://a?",
+    "you are now a ",
+    "A1b2",
+    "a",
+    "do not tell ",
+    "<system> ",
+    "register yourself heartbeat ",
+    "1gn0r3 pr3v10us ",
+    "&#105;",
+    "%69",
+    "\\x69",
+    "69 ",
+    "SGVsbG8g",
+    "аbс ",  # Cyrillic look-alikes
+)
+
+
+def load_corpus() -> list[dict[str, str]]:
+    return [json.loads(line) for line in CORPUS.open(encoding="utf-8")]
+
+
+def print_quality(corpus: list[dict[str, str]]) -> None:
+    totals: Counter[str] = Counter()
+    flagged: Counter[str] = Counter()
+    for item in corpus:
+        totals[item["label"]] += 1
+        flagged[item["label"]] += scan(item["text"]) is not None
+    print(f"{'category':<22}{'items':>7}{'recall':>9}   (goal >= 0.95, floor 0.90)")
+    for label in sorted(totals):
+        if label != "benign":
+            print(f"{label:<22}{totals[label]:>7}{flagged[label] / totals[label]:>9.3f}")
+    kinds: Counter[str] = Counter()
+    refused: Counter[str] = Counter()
+    for item in corpus:
+        if item["label"] == "benign":
+            kind = item["source"].rsplit("(", 1)[-1].rstrip(")")
+            kinds[kind] += 1
+            refused[kind] += scan(item["text"]) is not None
+    print(f"\n{'benign kind':<22}{'items':>7}{'false pos.':>11}   (goal <= 0.02, ceiling 0.05)")
+    for kind in sorted(kinds):
+        print(f"{kind:<22}{kinds[kind]:>7}{refused[kind] / kinds[kind]:>11.3f}")
+    benign = totals["benign"]
+    print(f"{'all benign':<22}{benign:>7}{flagged['benign'] / benign:>11.3f}")
+    attacks = sum(count for label, count in totals.items() if label != "benign")
+    caught = sum(count for label, count in flagged.items() if label != "benign")
+    print(f"{'all attacks':<22}{attacks:>7}{caught / attacks:>9.3f} recall")
+
+
+def full_length_entries(corpus: list[dict[str, str]]) -> list[str]:
+    """Benign entries of the store's full length, made of the corpus's own facts."""
+    facts = [item["text"] for item in corpus if item["label"] == "benign"]
+    entries, current = [], ""
+    for fact in facts * 8:
+        if len(current) + len(fact) + 1 > ENTRY_CHARS:
+            entries.append(current.ljust(ENTRY_CHARS, "."))
+            current = ""
+        current = f"{current} {fact}".strip()
+    return entries
+
+
+def measure(seconds: float, work: Callable[[], object]) -> tuple[int, float, float]:
+    runs, cpu_start, wall_start = 0, time.process_time(), time.perf_counter()
+    while time.perf_counter() - wall_start < seconds:
+        work()
+        runs += 1
+    return runs, time.process_time() - cpu_start, time.perf_counter() - wall_start
+
+
+def print_speed(corpus: list[dict[str, str]], seconds: float) -> None:
+    entries = full_length_entries(corpus)
+    position = iter(range(10**12))
+    runs, cpu, wall = measure(seconds, lambda: scan(entries[next(position) % len(entries)]))
+    print(
+        f"\nthroughput, {ENTRY_CHARS}-character benign entries: {runs / cpu:,.0f}/s CPU, "
+        f"{runs / wall:,.0f}/s wall   (goal >= 5,000/s)"
+    )
+    worst_name, worst_cpu, worst_wall = "", 0.0, 0.0
+    for seed in ADVERSARIAL_SEEDS:
+        entry = (seed * (ENTRY_CHARS // len(seed) + 1))[:ENTRY_CHARS]
+        runs, cpu, wall = measure(min(seconds, 0.3), lambda entry=entry: scan(entry))
+        if cpu / runs > worst_cpu:
+            worst_name, worst_cpu, worst_wall = seed, cpu / runs, wall / runs
+    print(
+        f"slowest adversarial {ENTRY_CHARS}-character entry ({worst_name!r} repeated): "
+        f"{worst_cpu * 1000:.2f} ms CPU, {worst_wall * 1000:.2f} ms wall   (goal < 10 ms)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=2.0)
+    args = parser.parse_args()
+    corpus = load_corpus()
+    print_quality(corpus)
+    print_speed(corpus, args.seconds)
+
+
+if __name__ == "__main__":
+    main()
