@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import pytest
 
@@ -21,6 +21,7 @@ from agent_memory.models import (
     ToolSpec,
     UserMessage,
 )
+from agent_memory.models.stream import StreamEvent, events_of
 
 MEMORY_TOOL = ToolSpec(
     "memory_update",
@@ -496,3 +497,89 @@ def test_the_stats_of_a_failed_turn_have_no_stop_reason() -> None:
             stats=stats,
         )
     assert (stats.stop_reason, stats.fallback_answered, stats.model_calls) == (None, False, 2)
+
+
+# Issue 14: the loop on stream(), text deltas to a sink, and the fallback rule for streams.
+
+
+class StreamingScripted(ScriptedModel):
+    """Streams each scripted answer as events (an error after ``fail_after`` events)."""
+
+    def __init__(
+        self,
+        *steps: ModelResponse | Exception,
+        fail_after: int | None = None,
+        name: str = "streaming",
+    ) -> None:
+        super().__init__(*steps, name=name)
+        self.fail_after = fail_after
+
+    def stream(
+        self,
+        *,
+        system: str,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        budget_seconds: float | None = None,
+    ) -> Iterator[StreamEvent]:
+        response = self.complete(
+            system=system, messages=messages, tools=tools, budget_seconds=budget_seconds
+        )
+        for number, item in enumerate(events_of(response)):
+            if self.fail_after is not None and number == self.fail_after:
+                raise outage()
+            yield item
+
+
+def streamed_run(
+    model: ScriptedModel, fallback: ScriptedModel | None = None, tools: Tools | None = None
+) -> tuple[AgentResult, list[str]]:
+    sent: list[str] = []
+    tools = tools or Tools()
+    result = run_agent(
+        model=model,
+        fallback=fallback,
+        system="s",
+        messages=[USER],
+        tools=[MEMORY_TOOL],
+        call_tool=tools,
+        has_staged_writes=tools.staged,
+        on_text=sent.append,
+    )
+    return result, sent
+
+
+def test_a_streamed_turn_sends_its_text_as_it_comes_and_the_reply_is_what_was_sent() -> None:
+    # GIVEN a model that says something, calls a tool, then answers
+    model = StreamingScripted(
+        asks(ToolCall("a", "memory_update", ADD), text="Let me note that."), answers("Noted.")
+    )
+    # WHEN the turn streams
+    result, sent = streamed_run(model)
+    # THEN the client got both rounds' text, and the reply is exactly the deltas joined
+    assert sent == ["Let me note that.", "\n", "Noted."]
+    assert result.reply == "".join(sent)
+
+
+def test_a_model_without_stream_still_streams_its_complete_answer() -> None:
+    result, sent = streamed_run(ScriptedModel(answers("Whole answer.")))
+    assert sent == ["Whole answer."]
+    assert result.reply == "Whole answer."
+
+
+def test_the_fallback_answers_a_stream_that_failed_before_sending_anything() -> None:
+    primary = StreamingScripted(answers("never seen"), fail_after=0)
+    fallback = StreamingScripted(answers("From the fallback."), name="fallback")
+    result, sent = streamed_run(primary, fallback)
+    assert result.used_fallback
+    assert sent == ["From the fallback."]
+
+
+def test_no_fallback_once_text_was_sent_to_the_client() -> None:
+    # GIVEN a stream that fails after its first text delta, nothing staged, a fallback ready
+    primary = StreamingScripted(answers("Half an answer"), fail_after=1)
+    fallback = StreamingScripted(answers("Another answer."), name="fallback")
+    # WHEN the turn streams THEN the error propagates: the client already saw text
+    with pytest.raises(ModelError):
+        streamed_run(primary, fallback)
+    assert fallback.seen == []

@@ -21,6 +21,7 @@ from agent_memory.models.base import (
     ToolSpec,
 )
 from agent_memory.models.exceptions import ModelError
+from agent_memory.models.stream import StreamAccumulator, TextDelta, stream_of
 
 DEFAULT_MAX_MODEL_CALLS = 8
 
@@ -50,6 +51,8 @@ class TurnModelStats:
     fallback_answered: bool = False
     stop_reason: StopReason | None = None
     """How the latest model call ended; None while a call runs or after it failed."""
+    streamed: list[str] = field(default_factory=list)
+    """Text already sent to the client (streamed turns): once anything is, no fallback."""
 
     def add(self, response: ModelResponse) -> None:
         for key, value in response.usage.items():
@@ -78,6 +81,7 @@ def run_agent(
     check_deadline: Callable[[], None] = _no_deadline,
     time_left: Callable[[], float | None] = _no_budget,
     stats: TurnModelStats | None = None,
+    on_text: Callable[[str], None] | None = None,
 ) -> AgentResult:
     """Run the model until it answers, executing the tool calls it asks for.
 
@@ -91,17 +95,22 @@ def run_agent(
     propagates unchanged. ``time_left`` (seconds, or None) is each model call's budget.
     The final answer's ``stop_reason`` may be ``max_tokens`` or ``refused``: the caller
     decides what a cut-off or refused answer means for the turn.
+
+    With ``on_text`` the turn streams: models are called through ``stream()`` and every
+    piece of text goes to ``on_text`` as it arrives, in every round (text blocks separated
+    by a newline); the reply is then exactly what was sent. Once anything was sent the
+    fallback no longer runs: the client would see two answers.
     """
     if max_model_calls < 1:
         raise ValueError("max_model_calls must be at least 1")
     stats = TurnModelStats() if stats is None else stats
     attempt = _Attempt(
-        system, tools, call_tool, max_model_calls, check_deadline, time_left, stats, set()
+        system, tools, call_tool, max_model_calls, check_deadline, time_left, stats, set(), on_text
     )
     try:
         return attempt.run(model, messages)
     except ModelError as error:
-        if fallback is None or not error.retryable or has_staged_writes():
+        if fallback is None or not error.retryable or has_staged_writes() or stats.streamed:
             raise
     stats.used_fallback = True
     result = attempt.run(fallback, messages)
@@ -121,6 +130,7 @@ class _Attempt:
     call_ids: set[str]
     """Tool-call ids seen in this turn: a repeated one is renamed, so every result pairs
     with its own call."""
+    on_text: Callable[[str], None] | None
 
     def run(self, model: ModelProvider, messages: Sequence[Message]) -> AgentResult:
         conversation = list(messages)
@@ -129,16 +139,11 @@ class _Attempt:
             self.check_deadline()
             self.stats.model_calls += 1  # failed calls count too: they cost time
             self.stats.stop_reason = None
-            response = model.complete(
-                system=self.system,
-                messages=tuple(conversation),
-                tools=self.tools,
-                budget_seconds=self.time_left(),
-            )
+            response = self._call(model, tuple(conversation))
             self.stats.add(response)
             if response.stop_reason != "tool_use" or not response.tool_calls:
                 return AgentResult(
-                    reply=response.text,
+                    reply=response.text if self.on_text is None else "".join(self.stats.streamed),
                     model_calls=self.stats.model_calls,
                     tool_calls=self.stats.tool_calls,
                     used_fallback=self.stats.used_fallback,
@@ -152,6 +157,34 @@ class _Attempt:
             conversation.append(AssistantMessage(response.text, calls, response.reasoning))
             conversation.append(ToolResultsMessage(results))
         raise AgentLoopLimitError(self.max_model_calls)
+
+    def _call(self, model: ModelProvider, conversation: Sequence[Message]) -> ModelResponse:
+        budget = self.time_left()
+        if self.on_text is None:
+            return model.complete(
+                system=self.system, messages=conversation, tools=self.tools, budget_seconds=budget
+            )
+        accumulator = StreamAccumulator()
+        text_block: int | None = None
+        for event in stream_of(
+            model,
+            system=self.system,
+            messages=conversation,
+            tools=self.tools,
+            budget_seconds=budget,
+        ):
+            accumulator.add(event)
+            if isinstance(event, TextDelta) and event.text:
+                if event.index != text_block and self.stats.streamed:
+                    self._send("\n")  # a new text block, as complete() joins them
+                text_block = event.index
+                self._send(event.text)
+        return accumulator.result()
+
+    def _send(self, text: str) -> None:
+        assert self.on_text is not None
+        self.on_text(text)
+        self.stats.streamed.append(text)
 
     def _unique(self, call: ToolCall) -> ToolCall:
         call_id, suffix = call.id, 1

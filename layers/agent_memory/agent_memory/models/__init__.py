@@ -33,12 +33,27 @@ from agent_memory.models.factory import (
 )
 from agent_memory.models.openai import OpenAICompatibleModel
 from agent_memory.models.rules import RulesModel
+from agent_memory.models.stream import (
+    BlockStop,
+    ReasoningDelta,
+    StopEvent,
+    StreamAccumulator,
+    StreamEvent,
+    TextDelta,
+    ToolArgumentsDelta,
+    ToolCallStart,
+    UsageEvent,
+    accumulate,
+    events_of,
+    stream_of,
+)
 
 __all__ = [
     "RAW_ARGUMENTS_KEY",
     "AssistantMessage",
     "BedrockClients",
     "BedrockConverseModel",
+    "BlockStop",
     "Message",
     "ModelConfigurationError",
     "ModelDeadlineError",
@@ -49,14 +64,25 @@ __all__ = [
     "ModelTimeoutError",
     "OpenAICompatibleModel",
     "Reasoning",
+    "ReasoningDelta",
     "RulesModel",
+    "StopEvent",
     "StopReason",
+    "StreamAccumulator",
+    "StreamEvent",
+    "TextDelta",
+    "ToolArgumentsDelta",
     "ToolCall",
+    "ToolCallStart",
     "ToolResult",
     "ToolResultsMessage",
     "ToolSpec",
+    "UsageEvent",
     "UserMessage",
+    "accumulate",
     "bedrock_clients",
     "build_fallback_model",
     "build_model",
+    "events_of",
+    "stream_of",
 ]

@@ -33,6 +33,7 @@ from agent_memory.models.base import (
 from agent_memory.models.bedrock_clients import BedrockClients
 from agent_memory.models.budget import MIN_CALL_SECONDS, CallBudget
 from agent_memory.models.exceptions import ModelError, ModelTimeoutError
+from agent_memory.models.stream import StreamEvent
 
 if TYPE_CHECKING:
     from mypy_boto3_bedrock_runtime import BedrockRuntimeClient
@@ -64,6 +65,7 @@ RETRYABLE_CODES = frozenset(
         "InternalServerException",
         "ModelErrorException",
         "ServiceQuotaExceededException",
+        "ModelStreamErrorException",
     }
 )
 TIMEOUT_CODES = frozenset({"ModelTimeoutException", "RequestTimeout", "RequestTimeoutException"})
@@ -109,7 +111,7 @@ class BedrockConverseModel:
         self._clients = clients
         self._max_tokens = max_tokens
         self._temperature = temperature
-        self._timeout_seconds = timeout_seconds
+        self.timeout_seconds = timeout_seconds
         self._status = (
             supports_tool_result_status(model_id)
             if tool_result_status is None
@@ -179,7 +181,7 @@ class BedrockConverseModel:
         budget_seconds: float | None = None,
     ) -> ModelResponse:
         request = self.request(system=system, messages=messages, tools=tools)
-        budget = CallBudget.start(self._timeout_seconds, budget_seconds)
+        budget = CallBudget.start(self.timeout_seconds, budget_seconds)
 
         def converse(client: BedrockRuntimeClient) -> ConverseResponseTypeDef:
             with mapped_errors("Converse"):
@@ -194,6 +196,21 @@ class BedrockConverseModel:
                 code="invalid_response",
                 retryable=False,
             ) from None
+
+    def stream(
+        self,
+        *,
+        system: str,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        budget_seconds: float | None = None,
+    ) -> Iterator[StreamEvent]:
+        """The answer as ``ConverseStream`` events (see ``bedrock_stream``)."""
+        from agent_memory.models.bedrock_stream import converse_stream
+
+        return converse_stream(
+            self, system=system, messages=messages, tools=tools, budget_seconds=budget_seconds
+        )
 
 
 @contextmanager
@@ -357,6 +374,8 @@ def _reasoning_from(content: Any) -> Reasoning:
 
 def from_client_error(exc: ClientError, operation: str = "Converse") -> ModelError:
     code = str(exc.response.get("Error", {}).get("Code", "ClientError"))
+    # Errors raised mid-stream (EventStreamError) carry camelCase codes: throttlingException.
+    code = code[:1].upper() + code[1:]
     if code in TIMEOUT_CODES:
         return ModelTimeoutError(f"Bedrock {operation} timed out.", code=code)
     status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode", 0)

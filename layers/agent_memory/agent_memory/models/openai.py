@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack
 from typing import Any, TypeVar
 
 from agent_memory.models.base import (
@@ -23,6 +24,7 @@ from agent_memory.models.base import (
 from agent_memory.models.budget import CallBudget
 from agent_memory.models.exceptions import ModelError
 from agent_memory.models.http_transport import Endpoint, Response, StatusError, post
+from agent_memory.models.stream import StreamEvent
 
 T = TypeVar("T")
 
@@ -120,25 +122,60 @@ class OpenAICompatibleModel:
             ) from None
         return from_chat_completion(parsed)
 
+    def stream(
+        self,
+        *,
+        system: str,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        budget_seconds: float | None = None,
+    ) -> Iterator[StreamEvent]:
+        """The answer as ``stream: true`` events (see ``openai_stream``)."""
+        from agent_memory.models.openai_stream import chat_stream
+
+        body = self.body(system=system, messages=messages, tools=tools)
+        budget = CallBudget.start(self._timeout, budget_seconds)
+        return chat_stream(self, body, budget)
+
     def with_retries(
         self, body: dict[str, Any], budget: CallBudget, read: Callable[[Response], T]
     ) -> T:
         """POST ``body`` and ``read`` the answer, retrying 408/409/429/5xx and transport
         failures (as the OpenAI SDKs do) while a pause and another attempt fit."""
+        data, headers = self._request(body)
+
+        def attempt() -> T:
+            with post(self.endpoint, data, headers, budget) as response:
+                return read(response)
+
+        return self._retrying(budget, attempt)
+
+    def open(self, body: dict[str, Any], budget: CallBudget, stack: ExitStack) -> Response:
+        """POST ``body`` and return the open response (closed with ``stack``); only opening
+        is retried: a stream that broke after its first event is a failed call."""
+        data, headers = self._request(body)
+        return self._retrying(
+            budget, lambda: stack.enter_context(post(self.endpoint, data, headers, budget))
+        )
+
+    def _request(self, body: dict[str, Any]) -> tuple[bytes, dict[str, str]]:
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if body.get("stream"):
+            headers["Accept"] = "text/event-stream"
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
-        data = json.dumps(body).encode()
-        for attempt in range(1, self._max_attempts + 1):
+        return json.dumps(body).encode(), headers
+
+    def _retrying(self, budget: CallBudget, attempt: Callable[[], T]) -> T:
+        for number in range(1, self._max_attempts + 1):
             budget.check_can_start()
             try:
-                with post(self.endpoint, data, headers, budget) as response:
-                    return read(response)
+                return attempt()
             except ModelError as error:
-                if not error.retryable or error.code == "deadline" or attempt == self._max_attempts:
+                if not error.retryable or error.code == "deadline" or number == self._max_attempts:
                     raise
                 hint = error.retry_after if isinstance(error, StatusError) else None
-                pause = budget.retry_pause(attempt, hint=hint)
+                pause = budget.retry_pause(number, hint=hint)
                 if pause is None:
                     raise
                 self._sleep(pause)

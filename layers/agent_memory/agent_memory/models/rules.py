@@ -20,10 +20,11 @@ describes the model, not memory.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +32,6 @@ from agent_memory.models.base import (
     AssistantMessage,
     Message,
     ModelResponse,
-    ToolCall,
     ToolResultsMessage,
     ToolSpec,
     UserMessage,
@@ -39,12 +39,21 @@ from agent_memory.models.base import (
 )
 from agent_memory.models.budget import CallBudget
 from agent_memory.models.exceptions import ModelError
+from agent_memory.models.stream import (
+    BlockStop,
+    StopEvent,
+    StreamEvent,
+    TextDelta,
+    ToolArgumentsDelta,
+    ToolCallStart,
+    UsageEvent,
+    accumulate,
+)
 
 DEFAULT_MAX_SLEEP_SECONDS = 900.0
 
 _BLOCK = re.compile(r"<persistent_memory_data>(.*?)</persistent_memory_data>", re.DOTALL)
 _SECTION_HEADERS = {"USER PROFILE": "user", "AGENT MEMORY": "memory"}
-_ZERO_USAGE = {"input_tokens": 0, "output_tokens": 0}
 
 
 @dataclass(frozen=True)
@@ -97,12 +106,30 @@ class RulesModel:
         tools: Sequence[ToolSpec],
         budget_seconds: float | None = None,
     ) -> ModelResponse:
+        return accumulate(
+            self.stream(
+                system=system, messages=messages, tools=tools, budget_seconds=budget_seconds
+            )
+        )
+
+    def stream(
+        self,
+        *,
+        system: str,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        budget_seconds: float | None = None,
+    ) -> Iterator[StreamEvent]:
+        """The answer as stream events: the reply word by word; ``simulate:`` steps act where
+        they stand, while the stream is consumed (a sleep between events, a failure after the
+        events before it)."""
         budget = None
         if budget_seconds is not None:
             budget = CallBudget.start(budget_seconds, budget_seconds, clock=self._clock)
         last_user = _last_user_index(messages)
         if last_user is None:
-            return ModelResponse(text="Nothing to remember.", usage=dict(_ZERO_USAGE))
+            yield from _text_events("Nothing to remember.")
+            return
         index, user_message = last_user
         after = messages[index + 1 :]
         rounds_done = sum(1 for m in after if isinstance(m, AssistantMessage) and m.tool_calls)
@@ -113,7 +140,8 @@ class RulesModel:
         for step in script.steps:
             if isinstance(step, tuple):
                 if rounds_seen == rounds_done:
-                    return self._tool_use(step, rounds_done)
+                    yield from self._tool_use(step, rounds_done)
+                    return
                 rounds_seen += 1
             elif rounds_seen < rounds_done:
                 continue  # acted on in an earlier call of this turn
@@ -125,7 +153,7 @@ class RulesModel:
                     code="simulated_failure",
                     retryable=True,
                 )
-        return ModelResponse(text=_reply(after, script, memory_on), usage=dict(_ZERO_USAGE))
+        yield from _text_events(_reply(after, script, memory_on))
 
     def _slow_down(self, seconds: float, budget: CallBudget | None) -> None:
         """Sleep as asked, but like a real provider never past the call's budget."""
@@ -136,14 +164,13 @@ class RulesModel:
         self._sleep(left)
         raise budget.expired()
 
-    def _tool_use(self, group: _ToolGroup, round_index: int) -> ModelResponse:
-        calls = tuple(
-            ToolCall(id=f"rules-{round_index}-{i}", name=self._tool_name, arguments=arguments)
-            for i, arguments in enumerate(group)
-        )
-        return ModelResponse(
-            text="", tool_calls=calls, stop_reason="tool_use", usage=dict(_ZERO_USAGE)
-        )
+    def _tool_use(self, group: _ToolGroup, round_index: int) -> Iterator[StreamEvent]:
+        for i, arguments in enumerate(group):
+            yield ToolCallStart(i, f"rules-{round_index}-{i}", self._tool_name)
+            yield ToolArgumentsDelta(i, json.dumps(arguments))  # parses back to the same dict
+            yield BlockStop(i)
+        yield StopEvent("tool_use")
+        yield UsageEvent()
 
     def _parse(self, text: str, system: str, *, memory_on: bool) -> _Script:
         sections = _memory_sections(system)
@@ -193,6 +220,14 @@ class RulesModel:
                 return None
             return _Sleep(min(max(seconds, 0.0), self._max_sleep_seconds))
         return None
+
+
+def _text_events(reply: str) -> Iterator[StreamEvent]:
+    """The reply word by word (each word with the space after it), then the stop."""
+    for word in re.findall(r"\S+\s*", reply):
+        yield TextDelta(0, word)
+    yield StopEvent("end_turn")
+    yield UsageEvent()
 
 
 def _tool_arguments(marker: str, rest: str, sections: dict[str, str]) -> dict[str, Any] | None:

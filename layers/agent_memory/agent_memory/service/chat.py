@@ -301,6 +301,7 @@ class ChatService:
                 check_deadline=check_deadline,
                 time_left=time_left,
                 stats=stats,
+                on_text=sink.delta if sink is not None else None,
             )
         except ModelError as error:
             if error.code == "deadline" or self._clock_ms() >= deadline_ms:
@@ -325,10 +326,7 @@ class ChatService:
         if result.stop_reason == "refused":
             raise AnswerRefusedError()
         if sink is not None:
-            # Until the providers stream (issue 18), the whole reply is one delta.
-            if result.reply:
-                sink.delta(result.reply)
-            sink.confirm_open()
+            sink.confirm_open()  # the deltas went out as the model produced them
         return result.reply
 
     def _record(
