@@ -7,7 +7,6 @@ channel, the cancel flag, timeouts) without DynamoDB or tokens.
 from __future__ import annotations
 
 import os
-import socket
 import textwrap
 import threading
 import time
@@ -122,19 +121,17 @@ def test_an_invocation_past_the_timeout_is_stopped_with_its_environment(checkout
 def test_a_client_that_goes_away_sets_the_cancel_flag_of_the_running_invocation(
     pool: FunctionPool,
 ) -> None:
-    client, server_side = socket.socketpair()
+    watch = ClientWatch()
     results: list[Any] = []
     worker = threading.Thread(
-        target=lambda: results.append(
-            pool.invoke({"action": "wait_for_cancel"}, watch=ClientWatch(server_side))
-        )
+        target=lambda: results.append(pool.invoke({"action": "wait_for_cancel"}, watch=watch))
     )
     worker.start()
     time.sleep(0.3)
 
-    client.close()
+    watch.notify_gone()  # what the HTTP front does when uvicorn reports a disconnect
     worker.join(timeout=10)
-    server_side.close()
+    watch.close()
 
     (invocation,) = results
     assert invocation.client_gone

@@ -1,4 +1,5 @@
-"""The local API's HTTP front on a real loopback socket, with scripted functions behind it."""
+"""The local API's HTTP front (Starlette on uvicorn) on a real loopback socket, with
+scripted functions behind it."""
 
 from __future__ import annotations
 
@@ -16,23 +17,21 @@ from local_fakes import FakeFunctions, allow, respond
 
 from agent_memory.http.contract import MAX_BODY_BYTES
 from agent_memory_tools.local.disconnect import ClientWatch
+from agent_memory_tools.local.front import cors_origins, local_app
 from agent_memory_tools.local.gateway import LocalGateway
-from agent_memory_tools.local.server import LocalApiServer
+from agent_memory_tools.local.server import LocalApiServer, bind
 
 BEARER = {"Authorization": "Bearer t"}
 
 
 class Running:
-    def __init__(self, functions: FakeFunctions) -> None:
+    def __init__(self, functions: FakeFunctions, origins: tuple[str, ...] = ("*",)) -> None:
         self.functions = functions
         self.lines: list[str] = []
-        self.server = LocalApiServer(
-            ("127.0.0.1", 0), log=self.lines.append, gateway=LocalGateway(functions)
+        self.server = LocalApiServer(bind("127.0.0.1", 0))
+        self.server.serve(
+            local_app(LocalGateway(functions), log=self.lines.append, allow_origins=origins)
         )
-        self.thread = threading.Thread(
-            target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-        self.thread.start()
 
     @property
     def port(self) -> int:
@@ -67,9 +66,7 @@ class Running:
                 received += chunk
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(timeout=5)
+        self.server.close()
 
 
 @pytest.fixture
@@ -105,13 +102,23 @@ def test_keep_alive_serves_several_requests_on_one_connection(running: Running) 
 
 
 def test_a_declared_oversized_body_is_refused_before_it_is_sent(running: Running) -> None:
-    head = f"POST /chat HTTP/1.1\r\nHost: x\r\nContent-Length: {MAX_BODY_BYTES + 1}\r\n\r\n"
+    # GIVEN a connection that declares a body over the limit and sends none of it
+    with socket.create_connection(("127.0.0.1", running.port), timeout=5) as connection:
+        head = f"POST /chat HTTP/1.1\r\nHost: x\r\nContent-Length: {MAX_BODY_BYTES + 1}\r\n\r\n"
+        connection.sendall(head.encode())
 
-    raw = running.raw(head.encode())
+        # WHEN the server answers
+        answer = b""
+        while b'"body_too_large"' not in answer:
+            chunk = connection.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
 
-    assert _status(raw) == 413
-    assert b'"body_too_large"' in raw
-    assert b"Connection: close" in raw
+    # THEN it is a JSON 413 that closes the connection, and no function ran
+    assert _status(answer) == 413
+    assert b'"body_too_large"' in answer
+    assert b"connection: close" in answer.lower()
     assert running.functions.calls == []
 
 
@@ -151,12 +158,13 @@ def test_a_chunked_body_is_read_and_an_oversized_one_refused(running: Running) -
         b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
     )
     ok = running.raw(small + b"5\r\nhello\r\n6;ext=1\r\n world\r\n0\r\n\r\n")
-    big_size = f"{MAX_BODY_BYTES + 1:x}".encode()
-    refused = running.raw(small + big_size + b"\r\n" + b"x" * 10)
+    big = MAX_BODY_BYTES + 1
+    refused = running.raw(small + f"{big:x}\r\n".encode() + b"x" * big + b"\r\n0\r\n\r\n")
 
     assert _status(ok) == 200
     assert running.functions.calls[-1][1]["body"] == "hello world"
     assert _status(refused) == 413
+    assert len(running.functions.calls) == 2  # the authorizer and the chat of the first
 
 
 @pytest.mark.parametrize(
@@ -182,7 +190,7 @@ def test_a_malformed_request_line_is_a_json_400(running: Running) -> None:
     raw = running.raw(b"NONSENSE\r\n\r\n")
 
     assert _status(raw) == 400
-    assert b"application/json" in raw
+    assert b"application/json" in raw.lower()
 
 
 def test_a_gateway_failure_is_a_500_without_internals_and_the_server_keeps_serving(
@@ -218,7 +226,7 @@ def test_a_204_has_neither_body_nor_length(running: Running) -> None:
     )
 
     assert _status(raw) == 204
-    assert b"Content-Length" not in raw
+    assert b"content-length" not in raw.lower()
     assert raw.endswith(b"\r\n\r\n")
 
 
@@ -263,6 +271,79 @@ def test_a_client_that_disconnects_is_noticed_while_its_function_runs(running: R
     connection.close()
 
     assert noticed.wait(5)
+
+
+# --- CORS (issue 12, item 9): preflight answered as the HTTP API's CorsConfiguration ---------
+
+
+def test_a_preflight_is_answered_before_any_function_with_the_allowed_headers(
+    running: Running,
+) -> None:
+    # WHEN a browser on another origin asks whether it may PATCH with a token and a key
+    status, headers, _ = running.request(
+        "OPTIONS",
+        "/memory",
+        Origin="http://app.example",
+        **{
+            "Access-Control-Request-Method": "PATCH",
+            "Access-Control-Request-Headers": "authorization, content-type, idempotency-key",
+        },
+    )
+
+    # THEN the answer allows it, and neither the authorizer nor a handler ran
+    assert status in (200, 204)
+    assert headers["access-control-allow-origin"] == "*"
+    assert "PATCH" in headers["access-control-allow-methods"]
+    allowed = {name.strip().lower() for name in headers["access-control-allow-headers"].split(",")}
+    assert allowed >= {"authorization", "content-type", "idempotency-key"}
+    assert running.functions.calls == []
+
+
+def test_a_cross_origin_response_exposes_the_headers_a_client_needs(running: Running) -> None:
+    status, headers, _ = running.request("GET", "/memory", Origin="http://app.example")
+
+    assert status == 200
+    assert headers["access-control-allow-origin"] == "*"
+    exposed = {name.strip().lower() for name in headers["access-control-expose-headers"].split(",")}
+    assert exposed == {"idempotent-replayed", "apigw-requestid"}
+
+
+def test_only_the_configured_origins_are_allowed(functions: FakeFunctions) -> None:
+    # GIVEN a stack whose CORS_ALLOW_ORIGINS names one origin
+    origins = cors_origins({"CORS_ALLOW_ORIGINS": "http://app.example, http://admin.example"})
+    server = Running(functions, tuple(origins))
+    try:
+        preflight = {
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization",
+        }
+        # WHEN an allowed and another origin send a preflight
+        allowed = server.request("OPTIONS", "/chat", Origin="http://app.example", **preflight)
+        other = server.request("OPTIONS", "/chat", Origin="http://evil.example", **preflight)
+    finally:
+        server.close()
+
+    # THEN only the allowed one gets its origin back
+    assert origins == ["http://app.example", "http://admin.example"]
+    assert allowed[1]["access-control-allow-origin"] == "http://app.example"
+    assert "access-control-allow-origin" not in other[1]
+    assert functions.calls == []
+
+
+def test_cors_origins_default_to_any() -> None:
+    assert cors_origins({}) == ["*"]
+    assert cors_origins({"CORS_ALLOW_ORIGINS": " "}) == ["*"]
+
+
+def test_closing_the_server_frees_its_port(functions: FakeFunctions) -> None:
+    server = Running(functions)
+    port = server.port
+    assert server.request("GET", "/memory")[0] == 200
+
+    server.close()
+
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
 
 
 def _explode() -> dict[str, Any]:

@@ -5,8 +5,9 @@ header is a 401 without calling it, a denial a 403, an allow copies its context 
 ``requestContext.authorizer.lambda`` -> the route's function -> its response, unchanged.
 
 Errors the gateway itself answers are JSON with both shapes a client may expect: API
-Gateway's ``{"message": "Forbidden"}`` and the contract's ``{"error": {"code", "message"}}``.
-They never carry internals.
+Gateway's ``{"message": "Not Found"}`` and the contract's ``{"error": {"code", "message"}}``;
+the authorizer's 401 and 403 are exactly what API Gateway sends, ``{"message":
+"Unauthorized"}`` and ``{"message": "Forbidden"}``. They never carry internals.
 """
 
 from __future__ import annotations
@@ -88,6 +89,13 @@ def error_response(
     )
 
 
+def api_gateway_response(status: int) -> GatewayResponse:
+    """A response API Gateway itself sends, body and all: ``{"message": "<phrase>"}``."""
+    phrase = HTTPStatus(status).phrase
+    body = json.dumps({"message": phrase}, separators=(",", ":")).encode("utf-8")
+    return GatewayResponse(status, JSON_HEADERS, body, note=phrase.lower())
+
+
 class LocalGateway:
     """Routes requests to the functions; holds no request state (one instance, many threads)."""
 
@@ -156,14 +164,14 @@ class LocalGateway:
         """None when allowed (the context is then in the event), else the response to send."""
         authorization = str(event["headers"].get("authorization", ""))
         if not authorization.strip():
-            return error_response(401, "unauthorized", "Send Authorization: Bearer <token>.")
+            return api_gateway_response(401)
         decision = self._functions.invoke(
             "authorizer", authorizer_event_for(event), watch=watch
         ).response
         if not isinstance(decision, Mapping) or not isinstance(decision.get("isAuthorized"), bool):
             return error_response(500, "internal_error", "The authorizer failed.")
         if not decision["isAuthorized"]:
-            return error_response(403, "forbidden", "The token was not accepted.")
+            return api_gateway_response(403)
         context = decision.get("context") or {}
         if not isinstance(context, Mapping):
             return error_response(500, "internal_error", "The authorizer failed.")

@@ -38,11 +38,12 @@ from agent_memory_tools.local.environment import (
     function_environment,
 )
 from agent_memory_tools.local.exceptions import FunctionInitError, StartupError
+from agent_memory_tools.local.front import cors_origins, local_app
 from agent_memory_tools.local.functions import FUNCTIONS, function_configs, project_root
 from agent_memory_tools.local.gateway import LocalGateway
 from agent_memory_tools.local.invoker import DEFAULT_MAX_ENVIRONMENTS, FunctionPool, LocalFunctions
 from agent_memory_tools.local.scheduler import DEFAULT_INTERVAL_SECONDS, CleanupSchedule
-from agent_memory_tools.local.server import LocalApiServer
+from agent_memory_tools.local.server import LocalApiServer, bind
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,6 @@ class LocalStack:
         self._user_env = dict(os.environ if env is None else env)
         self._console = console or Console()
         self._server: LocalApiServer | None = None
-        self._server_thread: threading.Thread | None = None
         self._jwks: JWKSServer | None = None
         self._dynamodb: LocalDynamoDB | None = None
         self._functions: LocalFunctions | None = None
@@ -130,7 +130,7 @@ class LocalStack:
         except ValueError as error:
             raise StartupError(str(error)) from None
 
-        self._server = _bind(self.options.host, self.options.port, self._console.line)
+        self._server = _bind(self.options.host, self.options.port)
         issuer = DevIssuer()
         self._jwks, jwks_url = serve_jwks(issuer.jwks())
         self._dynamodb = LocalDynamoDB(template_path, LOCAL_TABLES).start()
@@ -168,14 +168,13 @@ class LocalStack:
         self._schedule = CleanupSchedule(
             self._functions, interval=self.options.cleanup_interval, log=self._console.line
         ).start()
-        self._server.gateway = LocalGateway(self._functions)
-        self._server_thread = threading.Thread(
-            target=self._server.serve_forever,
-            kwargs={"poll_interval": 0.1},
-            name="local-api",
-            daemon=True,
+        self._server.serve(
+            local_app(
+                LocalGateway(self._functions),
+                log=self._console.line,
+                allow_origins=cors_origins(self._user_env),
+            )
         )
-        self._server_thread.start()
         self._facts = BannerFacts(
             url=self.url,
             memory_enabled=memory_enabled,
@@ -191,11 +190,7 @@ class LocalStack:
         """Stop everything started so far, in reverse order (idempotent)."""
         server, self._server = self._server, None
         if server is not None:
-            if self._server_thread is not None:
-                server.shutdown()
-                self._server_thread.join(timeout=5)
-                self._server_thread = None
-            server.server_close()
+            server.close()
         schedule, self._schedule = self._schedule, None
         if schedule is not None:
             schedule.close()
@@ -283,9 +278,9 @@ def _load_template(path: Path) -> dict[str, Any]:
         raise StartupError(f"Cannot read {path}: {error}") from None
 
 
-def _bind(host: str, port: int, log: Callable[[str], None]) -> LocalApiServer:
+def _bind(host: str, port: int) -> LocalApiServer:
     try:
-        return LocalApiServer((host, port), log=log)
+        return LocalApiServer(bind(host, port))
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
             raise StartupError(
