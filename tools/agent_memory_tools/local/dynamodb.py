@@ -67,6 +67,10 @@ class LocalDynamoDB:
         )
         from werkzeug.serving import make_server
 
+        from agent_memory_tools.local import moto_transactions
+
+        # A transaction's cost must not grow with the tables (see moto_transactions).
+        moto_transactions.install()
         # werkzeug logs every request at INFO: the stack prints its own access log.
         logging.getLogger("werkzeug").setLevel(logging.ERROR)
         try:
