@@ -14,6 +14,10 @@ Against moto over HTTP, serving one request at a time as DynamoDB serialises per
 (moto itself is not atomic under concurrency, see tests/functional/conftest.py), so every
 loss counted here is the writer's, not the database's. Figures only, no assertions.
 
+A breakdown follows: where a turn's time goes, per writer and load (mean ms per turn in
+each DynamoDB call, in backoff sleeps and in the simulated model's think time), and the
+requests per turn, so that the gap between the writers can be read off.
+
     python benchmarks/bench_naive_baseline.py [--turns 25] [--concurrency 8] [--fail-rate 0.1]
 """
 
@@ -30,6 +34,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from agent_memory.domain import Operation, apply_operations, render_document
 from agent_memory.ledger import CancelFlag, TurnLedger
@@ -45,6 +50,7 @@ from agent_memory_tools.local.dynamodb import CREDENTIALS, REGION, LocalDynamoDB
 
 ROOT = Path(__file__).resolve().parents[1]
 TURN_DEADLINE_MS = 20_000
+T = TypeVar("T")
 
 
 def now_ms() -> int:
@@ -69,6 +75,68 @@ class Tally:
         with self.lock:
             (self.acknowledged if acknowledged else self.failed).add(turn.fact)
             self.latencies_ms.append(latency_ms)
+
+
+STEPS = (
+    "load",
+    "ledger open",
+    "transaction",
+    "reload",
+    "put",
+    "discard",
+    "ledger read",
+    "backoff",
+    "think",
+)
+
+
+class Breakdown:
+    """Time and calls per step of the turns of one run (each turn runs in one thread)."""
+
+    def __init__(self) -> None:
+        self.ms: dict[str, float] = dict.fromkeys(STEPS, 0.0)
+        self.calls: dict[str, int] = dict.fromkeys(STEPS, 0)
+        self._lock = threading.Lock()
+        self._turn = threading.local()
+
+    def begin_turn(self) -> None:
+        self._turn.loaded = False
+
+    def add(self, step: str, seconds: float) -> None:
+        if step == "load" and getattr(self._turn, "loaded", False):
+            step = "reload"  # a turn's second and later Query are the commit's reloads
+        elif step == "load":
+            self._turn.loaded = True
+        with self._lock:
+            self.ms[step] += seconds * 1000
+            self.calls[step] += 1
+
+    def timed(self, step: str, call: Callable[..., T]) -> Callable[..., T]:
+        def run(*args: object, **kwargs: object) -> T:
+            started = time.perf_counter()
+            try:
+                return call(*args, **kwargs)
+            finally:
+                self.add(step, time.perf_counter() - started)
+
+        return run
+
+    def sleep(self, seconds: float) -> None:
+        self.timed("backoff", time.sleep)(seconds)
+
+
+class _Timed:
+    """A repository whose calls named in ``steps`` are timed into ``breakdown``."""
+
+    def __init__(self, inner: object, breakdown: Breakdown, steps: dict[str, str]) -> None:
+        self._inner = inner
+        self._breakdown = breakdown
+        self._steps = steps
+
+    def __getattr__(self, name: str) -> object:
+        value = getattr(self._inner, name)
+        step = self._steps.get(name)
+        return self._breakdown.timed(step, value) if step else value
 
 
 @dataclass(frozen=True)
@@ -110,10 +178,31 @@ class Writers:
         self.names = names
         self.memory = MemoryRepository(client, names.memory, transaction_client=transactions)
         self.ledger = LedgerRepository(client, names.turn_ledger)
+        self.breakdown = Breakdown()
+
+    def timed(self, breakdown: Breakdown) -> Writers:
+        """The same writers, timing each step into ``breakdown``."""
+        timed = object.__new__(Writers)
+        timed.client = _Timed(self.client, breakdown, {"put_item": "put"})  # type: ignore[assignment]
+        timed.names = self.names
+        timed.memory = _Timed(  # type: ignore[assignment]
+            self.memory, breakdown, {"load": "load", "transact_write": "transaction"}
+        )
+        timed.ledger = _Timed(  # type: ignore[assignment]
+            self.ledger,
+            breakdown,
+            {"open_turn": "ledger open", "discard": "discard", "get": "ledger read"},
+        )
+        timed.breakdown = breakdown
+        return timed
+
+    def think(self, seconds: float) -> None:
+        self.breakdown.timed("think", time.sleep)(seconds)
 
     def naive(self, turn: Turn, load: Load) -> bool:
         """The tool writes at once: read, apply, PutItem without a condition."""
-        time.sleep(load.think_before_s)
+        self.breakdown.begin_turn()
+        self.think(load.think_before_s)
         snapshot = self.memory.load(turn.user).snapshot
         updated = apply_operations(snapshot, [Operation("memory", "add", content=turn.fact)])
         self.client.put_item(
@@ -128,11 +217,12 @@ class Writers:
                 "updated_at": {"N": str(now_ms())},
             },
         )
-        time.sleep(load.think_after_s)
+        self.think(load.think_after_s)
         return not turn.fails  # a failed turn's write has already happened
 
     def ours(self, turn: Turn, load: Load) -> bool:
         """Stage in the turn's ledger, commit after the answer (what the chat turn does)."""
+        self.breakdown.begin_turn()
         ledger = TurnLedger.begin(
             turn.user,
             str(uuid.uuid4()),
@@ -141,12 +231,13 @@ class Writers:
             ledger_repo=self.ledger,
             clock_ms=now_ms,
             cancel_flag=CancelFlag(),
+            sleep=self.breakdown.sleep,
         )
-        time.sleep(load.think_before_s)
+        self.think(load.think_before_s)
         ledger.call_tool(
             {"operations": [{"target": "memory", "action": "add", "content": turn.fact}]}
         )
-        time.sleep(load.think_after_s)
+        self.think(load.think_after_s)
         if turn.fails:
             ledger.discard()
             return False
@@ -166,14 +257,16 @@ class Result:
     kept_from_failed: int
     seconds: float
     p50_ms: float
+    breakdown: Breakdown
 
 
-def run(
-    writers: Writers, scenario: str, name: str, load: Load, write: Callable[[Turn, Load], bool]
-) -> Result:
+def run(writers: Writers, scenario: str, name: str, load: Load) -> Result:
     prefix = f"{name}-{uuid.uuid4().hex[:6]}"  # short: 50 facts must fit in one store
     turns = load.plan(prefix)
     tally = Tally()
+    breakdown = Breakdown()
+    timed = writers.timed(breakdown)
+    write = timed.naive if name == "naive" else timed.ours
 
     def one(turn: Turn) -> None:
         started = time.perf_counter()
@@ -196,6 +289,7 @@ def run(
         kept_from_failed=len(tally.failed & stored),
         seconds=seconds,
         p50_ms=statistics.median(tally.latencies_ms),
+        breakdown=breakdown,
     )
 
 
@@ -213,6 +307,21 @@ def print_results(results: list[Result]) -> None:
             f" {share:>5.0f}% {r.kept_from_failed:>11} {r.turns / r.seconds:>7.1f}"
             f" {r.p50_ms:>6.0f}"
         )
+
+
+def print_breakdown(results: list[Result]) -> None:
+    steps = [s for s in STEPS if any(r.breakdown.calls[s] for r in results)]
+    header = f"{'scenario':<28} {'writer':<6}" + "".join(f" {s:>11}" for s in steps)
+    header += f" {'requests':>8}"
+    print(header)
+    print("-" * len(header))
+    for r in results:
+        cells = "".join(
+            f" {r.breakdown.ms[s] / r.turns:>5.1f} x{r.breakdown.calls[s] / r.turns:<4.2f}"
+            for s in steps
+        )
+        requests = sum(r.breakdown.calls[s] for s in steps if s not in ("backoff", "think"))
+        print(f"{r.scenario:<28} {r.writer:<6}{cells} {requests / r.turns:>8.2f}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -242,8 +351,8 @@ def main(argv: list[str] | None = None) -> int:
             scenarios.append((f"{users} users, {per_user}/user in flight", load))
         results = []
         for scenario, load in scenarios:
-            for name, write in (("naive", writers.naive), ("ours", writers.ours)):
-                results.append(run(writers, scenario, name, load, write))
+            for name in ("naive", "ours"):
+                results.append(run(writers, scenario, name, load))
     finally:
         server.close()
     print(
@@ -255,6 +364,22 @@ def main(argv: list[str] | None = None) -> int:
         "\nlost: acknowledged facts missing at the end (a concurrent unconditional write"
         " overwrote them); failed kept: facts of failed turns that stayed (partial commits)."
     )
+    print("\nwhere a turn's time goes: mean ms per turn in each step x calls per turn\n")
+    print_breakdown(results)
+    print(
+        "\nload/reload: the Query of both documents (reload: during the commit); transaction:"
+        " TransactWriteItems attempts; backoff: sleeps between attempts; think: the simulated"
+        " model (the same for both writers); requests: DynamoDB requests per turn."
+    )
+    ours = {r.scenario: r for r in results if r.writer == "ours"}
+    for r in results:
+        if r.writer == "naive" and r.scenario in ours:
+            mine = ours[r.scenario]
+            print(
+                f"{r.scenario}: ours/naive throughput"
+                f" {(mine.turns / mine.seconds) / (r.turns / r.seconds):.2f}x,"
+                f" p50 {mine.p50_ms / r.p50_ms:.2f}x"
+            )
     return 0
 
 

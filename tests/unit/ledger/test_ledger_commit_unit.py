@@ -64,6 +64,7 @@ class ScriptedMemory:
     loads: int = 0
     sent: list[tuple[list[Any], str]] = field(default_factory=list)
     reload_error: Exception | None = None
+    answers: list[LoadedMemory | None] = field(default_factory=list)
 
     def load(self, user_id: str) -> LoadedMemory:
         if self.reload_error is not None:
@@ -93,6 +94,12 @@ class ScriptedMemory:
 
     def consume_proposal_write(self, user_id: str, proposal_id: str, now_ms: int) -> Any:
         return {"Delete": {"proposal": proposal_id}}
+
+    def loaded_after_cancellation(
+        self, loaded: LoadedMemory, sent: Sequence[Any], error: TransactionCancelledError
+    ) -> LoadedMemory | None:
+        """What a failed attempt's answer says (``answers`` in turn; None: reload)."""
+        return self.answers.pop(0) if self.answers else None
 
     def transact_write(self, items: Sequence[Any], *, token: str) -> None:
         self.sent.append((list(items), token))
@@ -213,12 +220,47 @@ def test_replays_are_bounded_by_the_deadline_not_a_small_count() -> None:
     assert len(set(tokens)) == len(tokens)
 
 
-def test_replay_backoff_is_exponential_with_full_jitter() -> None:
-    policy = RetryPolicy(replay_base_ms=10, replay_cap_ms=80)
-    assert [policy.replay_delay_ms(n, lambda: 0.999) for n in range(1, 6)] == pytest.approx(
-        [9.99, 19.98, 39.96, 79.92, 79.92]
+def test_replay_backoff_is_exponential_with_full_jitter_after_the_immediate_ones() -> None:
+    policy = RetryPolicy(replay_base_ms=10, replay_cap_ms=80, immediate_replays=2)
+    assert [policy.replay_delay_ms(n, lambda: 0.999) for n in range(1, 8)] == pytest.approx(
+        [0.0, 0.0, 9.99, 19.98, 39.96, 79.92, 79.92]
     )
-    assert policy.replay_delay_ms(3, lambda: 0.0) == 0.0
+    assert policy.replay_delay_ms(5, lambda: 0.0) == 0.0
+
+
+def test_a_replay_after_another_writer_committed_does_not_sleep() -> None:
+    # GIVEN a document changed by another writer (progress was made) on the first attempt
+    memory = ScriptedMemory(Snapshot(), script=[MEMORY_FAILED])
+    ledger, clock = ScriptedLedger(), Clock()
+
+    # WHEN the commit replays
+    outcome = run(memory, ledger, clock)
+
+    # THEN the second attempt went at once: no backoff before it
+    assert (outcome.status, outcome.replays) == ("committed", 1)
+    assert clock.sleeps == []
+
+
+def test_a_replay_rides_on_the_failed_attempts_answer_without_a_reload() -> None:
+    # GIVEN a failed attempt whose answer carries the document as another writer left it
+    memory = ScriptedMemory(Snapshot(), script=[MEMORY_FAILED])
+    theirs = LoadedMemory(
+        USER,
+        Snapshot(memory=("Their fact.",)),
+        {"memory": DocumentState("memory", revision="theirs")},
+    )
+    memory.answers = [theirs]
+    ledger, clock = ScriptedLedger(), Clock()
+
+    # WHEN the commit replays
+    outcome = run(memory, ledger, clock)
+
+    # THEN no second read: the replay applied the batch on the answer, conditioned on its
+    # revision, and committed both facts
+    assert (outcome.status, outcome.replays, memory.loads) == ("committed", 1, 0)
+    replayed = memory.sent[1][0][0]["Put"]
+    assert replayed == {"seen": "theirs", "entries": ("Their fact.", "New fact.")}
+    assert outcome.requests == 2
 
 
 def test_max_replays_is_a_safety_net() -> None:

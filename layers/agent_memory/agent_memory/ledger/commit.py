@@ -6,9 +6,11 @@ load saw) and the ledger's ``open``-and-before-deadline update. Failures are cla
 
 - conflict or throttling -> the same request with the same ``ClientRequestToken``, short
   jittered backoff, low limit;
-- a document's condition failed -> reload, replay the whole ordered batch on the latest
-  snapshot and send a NEW request (new token), with jittered exponential backoff, for as long
-  as the deadline allows; a batch that no longer applies -> ``conflict``, nothing committed;
+- a document's condition failed -> replay the whole ordered batch on the latest snapshot and
+  send a NEW request (new token), for as long as the deadline allows; a batch that no longer
+  applies -> ``conflict``, nothing committed. Another writer committed (progress was made),
+  so the first replays go at once, and the latest snapshot is the failed attempt's answer
+  (``ALL_OLD``) when it says enough, a reload otherwise (``RetryPolicy.replay_delay_ms``);
 - the forget fence failed (DELETE /memory since the load) -> ``cancelled`` with reason
   ``memory_forgotten``, nothing committed and nothing replayed;
 - the ledger's condition failed -> read the ledger: committed with one of our tokens means an
@@ -106,6 +108,13 @@ class MemoryStore(Protocol):
     ) -> TransactWriteItemTypeDef: ...
 
     def transact_write(self, items: Sequence[TransactWriteItemTypeDef], *, token: str) -> None: ...
+
+    def loaded_after_cancellation(
+        self,
+        loaded: LoadedMemory,
+        sent: Sequence[TransactWriteItemTypeDef],
+        error: TransactionCancelledError,
+    ) -> LoadedMemory | None: ...
 
 
 class LedgerStore(Protocol):
@@ -214,7 +223,12 @@ _LANDED = ("committed", "proposed")
 
 
 class _Replay(Exception):
-    """Internal signal: a document changed since the load."""
+    """Internal signal: a document changed since the load; ``loaded`` is what the failed
+    attempt's answer says the documents are now (``None``: read them again)."""
+
+    def __init__(self, loaded: LoadedMemory | None) -> None:
+        super().__init__()
+        self.loaded = loaded
 
 
 class _Commit:
@@ -290,9 +304,9 @@ class _Commit:
             ]
             self._sent[token] = staged
             try:
-                return self._send(items, token, staged)
-            except _Replay:
-                pass
+                return self._send(items, token, staged, loaded)
+            except _Replay as replay:
+                answered = replay.loaded
             if self.replays >= self._policy.max_replays:
                 return self._give_up("conflict", "too_many_replays")
             if not self._backoff(self._policy.replay_delay_ms(self.replays + 1, self._rand)):
@@ -300,10 +314,12 @@ class _Commit:
             self._cancel.raise_if_cancelled()
             self.replays += 1
             try:
-                self.requests += 1
-                loaded = self._memory.load(self._request.user_id)
+                if answered is None:
+                    self.requests += 1
+                    answered = self._memory.load(self._request.user_id)
             except MemoryUnavailableError as error:
                 return self._give_up("unavailable", error.code)
+            loaded = answered
             self._last_known = loaded.snapshot
             if loaded.forget_generation != self._generation:
                 return self._forgotten()
@@ -364,7 +380,11 @@ class _Commit:
         return self._request.turn_id if self._request.record.source == "chat" else None
 
     def _send(
-        self, items: list[TransactWriteItemTypeDef], token: str, staged: Snapshot
+        self,
+        items: list[TransactWriteItemTypeDef],
+        token: str,
+        staged: Snapshot,
+        loaded: LoadedMemory,
     ) -> MemoryOutcome:
         """Send one request, resending it (same token) on conflict, throttling or transport
         errors. Raises ``_Replay`` when a document's condition failed."""
@@ -393,7 +413,9 @@ class _Commit:
                         settled = self._committed_by_us()
                         if settled is not None:
                             return settled
-                    raise _Replay from None
+                    raise _Replay(
+                        self._memory.loaded_after_cancellation(loaded, items, error)
+                    ) from None
                 if decision.action is Action.FAIL:
                     return self._give_up("error", decision.code)
                 code = decision.code
@@ -496,7 +518,8 @@ class _Commit:
         """Sleep unless the deadline would not leave time for the next attempt."""
         if self._remaining_ms() - delay_ms < self._policy.attempt_budget_ms:
             return False
-        self._sleep(delay_ms / 1000.0)
+        if delay_ms > 0:
+            self._sleep(delay_ms / 1000.0)
         return True
 
     def _landed(self, token: str, snapshot: Snapshot) -> MemoryOutcome:

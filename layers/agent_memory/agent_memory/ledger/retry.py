@@ -66,9 +66,12 @@ class RetryPolicy:
     """Backoff and limits; ``rand`` (0 <= r < 1) is injected so tests can pin the jitter.
 
     Same-request retries are few and short (equal jitter). Replays are bounded by the
-    turn's deadline, not by a small count: every writer of a contended user should get in,
-    so their delay grows exponentially with full jitter to spread the writers apart.
-    ``max_replays`` is only a safety net.
+    turn's deadline, not by a small count: every writer of a contended user should get in.
+    A replay follows a failed condition, which means another writer committed: progress was
+    made, nobody is waiting on a lock, so the first ``immediate_replays`` go at once (a
+    sleep there only adds latency, and each retry of a contended user can only find it
+    changed again by a writer that got in). After that their delay grows exponentially with
+    full jitter to spread persistent writers apart. ``max_replays`` is only a safety net.
     """
 
     max_same_request_retries: int = 3
@@ -76,6 +79,7 @@ class RetryPolicy:
     same_request_cap_ms: float = 200.0
     replay_base_ms: float = 10.0
     replay_cap_ms: float = 500.0
+    immediate_replays: int = 3
     max_replays: int = 200
     # Do not start an attempt with less time than this left before the deadline.
     attempt_budget_ms: float = 50.0
@@ -87,7 +91,11 @@ class RetryPolicy:
         return ceiling / 2 + rand() * ceiling / 2
 
     def replay_delay_ms(self, replay: int, rand: Callable[[], float]) -> float:
-        ceiling = min(self.replay_cap_ms, self.replay_base_ms * 2.0 ** max(replay - 1, 0))
+        """0 for the first ``immediate_replays``, then full jitter up to a doubling ceiling."""
+        backed_off = replay - self.immediate_replays
+        if backed_off <= 0:
+            return 0.0
+        ceiling = min(self.replay_cap_ms, self.replay_base_ms * 2.0 ** (backed_off - 1))
         return rand() * ceiling
 
 

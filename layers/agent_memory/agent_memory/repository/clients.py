@@ -179,11 +179,13 @@ def translate_error(error: Exception) -> RepositoryError:
         code = error_code(error)
         if code == "TransactionCanceledException":
             response: Mapping[str, Any] = error.response
-            reasons = tuple(
-                str(reason.get("Code") or "None")
-                for reason in response.get("CancellationReasons", ())
+            cancellation = list(response.get("CancellationReasons", ()))
+            reasons = tuple(str(reason.get("Code") or "None") for reason in cancellation)
+            items = tuple(
+                reason.get("Item") if isinstance(reason.get("Item"), Mapping) else None
+                for reason in cancellation
             )
-            return TransactionCancelledError(reasons)
+            return TransactionCancelledError(reasons, items)
         if code in RETRYABLE_CODES:
             return RetryableError(code)
         return RepositoryError(code)

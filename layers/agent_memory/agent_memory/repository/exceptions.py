@@ -7,6 +7,9 @@ outcome's ``reason``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 
 class RepositoryError(Exception):
     """A DynamoDB request failed; ``code`` says how (never the content involved)."""
@@ -65,12 +68,20 @@ class TransportError(RepositoryError):
 class TransactionCancelledError(RepositoryError):
     """``TransactWriteItems`` was cancelled; ``reasons`` holds one code per item, in order.
 
-    A code is ``"None"`` for an item that did not cause the cancellation.
+    A code is ``"None"`` for an item that did not cause the cancellation. ``items`` holds,
+    per item in the same order, the stored item DynamoDB returned for a failed condition
+    (``ReturnValuesOnConditionCheckFailure=ALL_OLD``; ``None`` when absent or not asked for).
+    Items may hold memory content: they never go into the message.
     """
 
-    def __init__(self, reasons: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        reasons: tuple[str, ...],
+        items: tuple[Mapping[str, Any] | None, ...] = (),
+    ) -> None:
         super().__init__("TransactionCanceled", f"transaction cancelled: {list(reasons)}")
         self.reasons = reasons
+        self.items = items or tuple(None for _ in reasons)
 
 
 class TurnExistsError(RepositoryError):

@@ -43,6 +43,7 @@ from agent_memory.repository.clients import (
 from agent_memory.repository.exceptions import (
     CorruptDocumentError,
     MemoryUnavailableError,
+    TransactionCancelledError,
     UnknownSchemaVersionError,
 )
 from agent_memory.repository.migrations import MigrationError
@@ -241,7 +242,8 @@ class MemoryRepository:
         Each write is conditional on the revision the load saw (or on the item still being
         absent), so a document changed, deleted or re-created since then fails the
         transaction instead of being overwritten. ``stamp`` is the provenance of the entries
-        this commit writes; the others keep theirs.
+        this commit writes; the others keep theirs. A failed condition returns the document as
+        it is now (``ALL_OLD``), so a replay needs no second read.
         """
         provenance = carry_provenance(
             loaded.snapshot,
@@ -269,6 +271,7 @@ class MemoryRepository:
                                 "ConditionExpression": "#revision = :seen",
                                 "ExpressionAttributeNames": {"#revision": "revision"},
                                 "ExpressionAttributeValues": {":seen": {"S": state.revision}},
+                                "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
                             }
                         }
                     )
@@ -290,6 +293,7 @@ class MemoryRepository:
                             "Item": item,
                             "ConditionExpression": "attribute_not_exists(#user_id)",
                             "ExpressionAttributeNames": {"#user_id": "user_id"},
+                            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
                         }
                     }
                 )
@@ -302,6 +306,7 @@ class MemoryRepository:
                             "ConditionExpression": "#revision = :seen",
                             "ExpressionAttributeNames": {"#revision": "revision"},
                             "ExpressionAttributeValues": {":seen": {"S": state.revision}},
+                            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
                         }
                     }
                 )
@@ -332,6 +337,18 @@ class MemoryRepository:
         self, user_id: str, proposal_id: str, now_ms: int
     ) -> TransactWriteItemTypeDef:
         return self.control.consume_proposal_write(user_id, proposal_id, now_ms)
+
+    def loaded_after_cancellation(
+        self,
+        loaded: LoadedMemory,
+        sent: Sequence[TransactWriteItemTypeDef],
+        error: TransactionCancelledError,
+    ) -> LoadedMemory | None:
+        """The documents as the cancelled transaction ``sent`` found them, from its answer
+        (``None``: it does not say, read again). See ``cancellation_answer``."""
+        from agent_memory.repository.cancellation_answer import documents_from_answer
+
+        return documents_from_answer(self._table, loaded, sent, error)
 
     def transact_write(self, items: Sequence[TransactWriteItemTypeDef], *, token: str) -> None:
         """Send ONE ``TransactWriteItems`` attempt (no SDK retries: the caller owns them).
