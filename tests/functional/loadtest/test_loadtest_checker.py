@@ -171,3 +171,25 @@ def test_a_run_where_nothing_committed_is_not_a_pass() -> None:
 
     assert list(violations) == ["load_was_served"]
     assert "is memory enabled" in violations["load_was_served"][0]
+
+
+def test_a_conflict_answer_breaks_the_contract() -> None:
+    # GIVEN an add that answered conflict (a broken replay shows up as nothing else)
+    run = RecordBuilder()
+    run.turn(0, "add", "committed", adds=[("memory", "Kept.")])
+    conflicted = run.turn(0, "add", "not_committed", status="conflict", adds=[("memory", "X.")])
+    conflicted.reason = "no_match"
+
+    # WHEN the documents hold what committed
+    violations = failed(
+        check_run(
+            run.record,
+            {0: documents(holding(run.fact(run.record.turns["u0-t0"]))), 1: documents({})},
+        )
+    )
+
+    # THEN the contract names the turn: the scenario never makes a conflict legitimate
+    assert violations["answers_match_the_contract"] == [
+        "u0: add turn u0-t1 (add) answered conflict (no_match): a replay that should have"
+        " applied did not"
+    ]

@@ -11,7 +11,7 @@ import pytest
 from agent_memory_tools.loadtest.config import DEFAULT_MIX, LoadTestConfig, parse_mix
 from agent_memory_tools.loadtest.exceptions import ConfigError
 from agent_memory_tools.loadtest.facts import fact_id, fact_ids_in
-from agent_memory_tools.loadtest.plan import PlannedTurn, build_plan
+from agent_memory_tools.loadtest.plan import INVALID_VARIANTS, PlannedTurn, build_plan
 from agent_memory_tools.loadtest.record import RunRecord
 from agent_memory_tools.loadtest.scenario import Composer
 
@@ -108,9 +108,7 @@ def test_an_add_into_a_nearly_full_store_removes_a_fact_instead() -> None:
     assert record.estimated_chars(0, "memory") <= 0.6 * 2200
 
 
-@pytest.mark.parametrize(
-    "variant", ["unknown_action", "no_match", "identity_field", "delimiter", "oversize"]
-)
+@pytest.mark.parametrize("variant", INVALID_VARIANTS)
 def test_an_invalid_batch_starts_with_a_valid_add_that_must_never_be_stored(variant: str) -> None:
     record = RunRecord(RUN, 2)
     turn = Composer(record, seed=3).compose(PlannedTurn(0, 0, "invalid", variant))
@@ -123,6 +121,8 @@ def test_an_invalid_batch_starts_with_a_valid_add_that_must_never_be_stored(vari
     assert turn.adds[0] in operations[0]["content"]
     if variant == "identity_field":
         assert arguments["user_id"] == f"{RUN}-u1"
+    # The identity variants name the other user: in the tool's arguments or the request body.
+    assert turn.body_extra == ({"user_id": f"{RUN}-u1"} if variant == "identity_body" else {})
 
 
 def test_cancel_and_fail_turns_carry_their_simulate_directive() -> None:

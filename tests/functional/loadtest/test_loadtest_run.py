@@ -35,6 +35,7 @@ CHECKS = [
     "unknown_turns_all_or_nothing",
     "answers_match_the_contract",
     "load_was_served",
+    "no_content_in_logs",
 ]
 
 
@@ -68,6 +69,8 @@ def test_a_short_in_process_run_passes_every_check_and_reports(
     assert "result          PASSED" in out
     assert "turns/s" in out
     assert "p99" in out
+    assert "per tenth       turns/s" in out
+    assert "peak memory     load test" in out
 
     # AND the JSON report holds the figures, every check passed, every turn answered
     report = read_report(tmp_path)
@@ -86,6 +89,9 @@ def test_a_short_in_process_run_passes_every_check_and_reports(
     assert summary["dynamodb_requests_per_turn"]["committed_turns_without_re_attempts"] == 3.0
     assert report["target"]["kind"] == "in-process"
     assert all(turn["outcome"] != "pending" for turn in report["turns"])
+    assert len(summary["tenths"]) == 10
+    assert sum(part["turns"] for part in summary["tenths"]) == 24
+    assert 0 < summary["peak_rss_mb"]["worker"] < summary["peak_rss_mb"]["load_test"] * 10
 
     # AND a PNG chart beside it
     chart = tmp_path / report["chart"]
@@ -97,7 +103,8 @@ def test_planted_violations_fail_the_check_and_are_named(
 ) -> None:
     # GIVEN a short run whose stored documents are tampered with behind the API's back,
     # after the load and before the check: a fact of user u1 planted into u0's memory, and
-    # a committed fact of u1 deleted (a lost update)
+    # a committed fact of u1 deleted (a lost update); and a fact's content leaked into a
+    # worker's log
     run_id = "lt" + uuid.uuid4().hex[:6]
     config = LoadTestConfig(
         users=2,
@@ -127,6 +134,8 @@ def test_planted_violations_fail_the_check_and_are_named(
         )
         edit_store(client, names.memory, user_id(run_id, 1), victim.target, drop=victim.fid)
         deleted.append(victim.fid)
+        with target.worker_logs()[0].open("a", encoding="utf-8") as log:
+            log.write(f'{{"message": "debug", "entry": "{victim.content}"}}\n')
 
     # WHEN the load test checks
     result = run_load_test(config, target, before_check=tamper)
@@ -135,12 +144,17 @@ def test_planted_violations_fail_the_check_and_are_named(
     out = capsys.readouterr().out
     assert result.exit_code == 1
     failing = {check.name: check.violations for check in result.checks if not check.passed}
-    assert set(failing) == {"no_foreign_entries", "committed_facts_present_once"}
+    assert set(failing) == {
+        "no_foreign_entries",
+        "committed_facts_present_once",
+        "no_content_in_logs",
+    }
+    assert deleted[0] in failing["no_content_in_logs"][0]
     assert f"u0: `memory` holds {planted}, a fact of user u1" in failing["no_foreign_entries"]
     assert any(
         deleted[0] in v and "is missing" in v for v in failing["committed_facts_present_once"]
     )
-    assert "FAILED: committed_facts_present_once, no_foreign_entries" in out
+    assert "FAILED: committed_facts_present_once, no_foreign_entries, no_content_in_logs" in out
     assert read_report(tmp_path)["passed"] is False
 
 

@@ -17,8 +17,9 @@ turn rejected it, its approval was refused, or nobody decided it.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
 from agent_memory.domain import DELIMITER, LIMITS
@@ -231,11 +232,18 @@ def _contract(record: RunRecord) -> Check:
         "answers_match_the_contract",
         "read-only, invalid and failing turns never commit; an acknowledged cancel means the"
         " turn did not commit, a 409 already_committed that it did; an approve-mode user's"
-        " chat turns propose and never commit, an auto user's never propose",
+        " chat turns propose and never commit, an auto user's never propose; no chat turn"
+        " answers `conflict` (the scenario never makes one legitimate: adds are unique and"
+        " fit, and a replace or remove targets a committed fact no other turn targets)",
     )
     for turn in sorted(record.turns.values(), key=lambda t: (t.user, t.turn)):
         committed = turn.outcome == "committed"
         approving = turn.user in record.approve_mode
+        if turn.request is None and turn.status == "conflict":
+            check.violations.append(
+                f"u{turn.user}: {turn.kind} turn {_turn(turn)} answered conflict"
+                f" ({turn.reason}): a replay that should have applied did not"
+            )
         if turn.request is None and approving and committed:
             check.violations.append(f"u{turn.user}: approve-mode turn {_turn(turn)} committed")
         if turn.status == "proposed" and not approving:
@@ -277,6 +285,29 @@ def _load_ran(record: RunRecord) -> Check:
             f"none of {len(writes)} writing turns committed (they answered"
             f" {', '.join(statuses)}): is memory enabled, with the `rules` model?"
         )
+    return check
+
+
+def check_logs(run_id: str, paths: Sequence[Path]) -> Check:
+    """No log line of the workers holds one of the run's traceable fact ids (every fact's
+    content carries its id, so content that leaks into logs, metrics or traces shows)."""
+    check = Check(
+        "no_content_in_logs",
+        "the handlers' logs and metrics (what CloudWatch would hold) contain no fact id of"
+        " this run, and they were captured",
+    )
+    records = 0
+    for path in paths:
+        with path.open(encoding="utf-8", errors="replace") as log:
+            for number, line in enumerate(log, start=1):
+                records += 1
+                leaked = [ref.text for ref in fact_ids_in(line) if ref.run == run_id]
+                if leaked:
+                    check.violations.append(
+                        f"{path.name}:{number} holds {', '.join(sorted(set(leaked)))}"
+                    )
+    if not records:
+        check.violations.append("no worker log was captured: nothing could be searched")
     return check
 
 

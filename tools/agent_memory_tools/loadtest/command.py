@@ -100,6 +100,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="keep the run's users (HTTP, real tables) and created tables (default: forget them)",
     )
+    load.add_argument(
+        "--memory-cost",
+        action="store_true",
+        help="first run the same plan with MEMORY_ENABLED=false (in-process, moto) and print"
+        " what memory adds to a turn: p50 and p99 on vs off, and their ratios",
+    )
     output = parser.add_argument_group("output")
     output.add_argument(
         "--report-dir",
@@ -136,7 +142,8 @@ def run(args: argparse.Namespace) -> int:
         )
         target = build_target(config, args)
         cleanup = not config.keep_data and (config.url is not None or target_uses_aws(args))
-        result = run_load_test(config, target, cleanup=cleanup)
+        memory_off = memory_off_target(config) if args.memory_cost else None
+        result = run_load_test(config, target, cleanup=cleanup, memory_off=memory_off)
     except LoadTestError as error:
         raise CommandError(str(error)) from None
     return result.exit_code
@@ -151,6 +158,8 @@ def _check_combinations(args: argparse.Namespace) -> None:
         raise ConfigError(
             "--table-prefix and --tables-from-env are for the in-process target, not --url."
         )
+    if args.memory_cost and (args.url or args.table_prefix or args.tables_from_env):
+        raise ConfigError("--memory-cost runs in-process against moto only.")
     if args.table_prefix is not None and args.tables_from_env:
         raise ConfigError("Choose one of --table-prefix and --tables-from-env.")
     if args.table_prefix is not None and not _is_table_prefix(args.table_prefix):
@@ -164,6 +173,28 @@ def _is_table_prefix(prefix: str) -> bool:
 
 def target_uses_aws(args: argparse.Namespace) -> bool:
     return bool(args.table_prefix or args.tables_from_env)
+
+
+def memory_off_target(config: LoadTestConfig) -> Target:
+    """The in-process target with memory disabled, on a moto server of its own."""
+    from agent_memory_tools.loadtest.exceptions import TargetError
+    from agent_memory_tools.loadtest.facts import user_id
+    from agent_memory_tools.loadtest.targets.dynamodb import MotoTables
+    from agent_memory_tools.loadtest.targets.inprocess import InProcessTarget
+    from agent_memory_tools.local.functions import project_root
+
+    try:
+        root = project_root()
+    except FileNotFoundError as error:
+        raise TargetError(f"{error} Run the in-process load test from a checkout.") from None
+    run_id = f"{config.run_id}off"
+    return InProcessTarget(
+        tables=MotoTables(root / "template.yaml", run_id),
+        environments=config.concurrency + max(2, config.concurrency // 4),
+        root=root,
+        warm_user=user_id(run_id, config.users) + "-warmup",
+        memory_enabled=False,
+    )
 
 
 def build_target(config: LoadTestConfig, args: argparse.Namespace) -> Target:

@@ -13,7 +13,14 @@ from dataclasses import dataclass
 
 from agent_memory_tools.loadtest.config import KINDS, LoadTestConfig
 
-INVALID_VARIANTS = ("unknown_action", "no_match", "identity_field", "delimiter", "oversize")
+INVALID_VARIANTS = (
+    "unknown_action",
+    "no_match",
+    "identity_field",
+    "delimiter",
+    "oversize",
+    "identity_body",
+)
 ADD_SHAPES = ("memory", "user", "both")
 
 

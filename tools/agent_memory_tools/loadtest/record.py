@@ -61,6 +61,8 @@ class TurnRecord:
     request: tuple[str, str, dict[str, Any] | None] | None = None
     acts_on: str | None = None  # the turn whose commit or proposal it undoes or decides
     sleep_seconds: float = 0.0
+    # Extra fields of the request body beside ``message`` (the identity-in-body variant).
+    body_extra: dict[str, Any] = field(default_factory=dict)
     cancel_after: float | None = None
     # What happened (seconds are relative to the start of the run).
     started: float | None = None
@@ -73,6 +75,7 @@ class TurnRecord:
     outcome: Outcome = "pending"
     requests: dict[str, int] | None = None
     retry_count: int | None = None
+    replay_count: int | None = None
     cancel_http_status: int | None = None
     cancel_answer: str | None = None
     commit_id: str | None = None
@@ -80,8 +83,11 @@ class TurnRecord:
 
     @property
     def replays(self) -> int | None:
-        """Reloads of memory during the commit: each replay reads the documents with one
-        ``Query``, and a turn's only other ``Query`` is its initial load."""
+        """Replays of the commit: the turn record's ``replay_count`` when it has one, else
+        its reloads (each reads the documents with one ``Query``; a turn's only other
+        ``Query`` is its initial load; a replay riding on the failed answer reads nothing)."""
+        if self.replay_count is not None:
+            return self.replay_count
         if self.requests is None:
             return None
         return max(self.requests.get("Query", 0) - 1, 0)

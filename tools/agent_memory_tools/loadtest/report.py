@@ -103,6 +103,29 @@ def summary_text(report: Mapping[str, Any], files: Sequence[str]) -> str:
             for kind, data in summary["by_kind"].items()
         ),
     ]
+    parts = summary.get("tenths") or []
+    if parts:
+        ratio = parts[-1]["turns_per_second"] / max(parts[0]["turns_per_second"], 1e-9)
+        lines.append(
+            "  per tenth       turns/s "
+            + " ".join(f"{p['turns_per_second']:.1f}" for p in parts)
+            + f"  (last/first {ratio:.2f})"
+        )
+        lines.append("                  p50 ms  " + " ".join(f"{p['p50_ms']:.0f}" for p in parts))
+    cost = summary.get("memory_cost")
+    if cost:
+        lines.append(
+            f"  memory cost     p50 {cost['on_p50_ms']:.0f} ms on vs {cost['off_p50_ms']:.0f} ms"
+            f" off (x{cost['p50_ratio']:.2f}), p99 {cost['on_p99_ms']:.0f} vs"
+            f" {cost['off_p99_ms']:.0f} ms (x{cost['p99_ratio']:.2f}), without cancel turns"
+        )
+    rss = summary.get("peak_rss_mb")
+    if rss:
+        lines.append(
+            f"  peak memory     load test {rss['load_test']:.0f} MB"
+            + (f", largest worker {rss['worker']:.0f} MB" if rss.get("worker") else "")
+            + " resident"
+        )
     if summary["cancel_answers"]:
         lines.append("  cancel answers  " + _counts(summary["cancel_answers"]))
     if summary["conversions"]:

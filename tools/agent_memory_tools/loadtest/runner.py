@@ -76,12 +76,15 @@ class Runner:
 
     # -- before and after ------------------------------------------------------------------
 
+    def issue_tokens(self) -> None:
+        users = range(self._config.users)
+        self._tokens = dict(zip(users, self._map(self._token, users), strict=True))
+
     def prepare(self) -> None:
         """Tokens for every user, then the starting documents (usually empty: users are new).
 
         Fails with a clear message when the target refuses or does not answer."""
-        users = range(self._config.users)
-        self._tokens = dict(zip(users, self._map(self._token, users), strict=True))
+        self.issue_tokens()
         for user, read in self.read_documents().items():
             if read.documents is None:
                 raise TargetError(
@@ -203,7 +206,7 @@ class Runner:
                         "POST",
                         "/chat",
                         self._tokens[turn.user],
-                        {"message": turn.message},
+                        {"message": turn.message, **turn.body_extra},
                         {"Idempotency-Key": turn.turn_id},
                     )
                 )
@@ -220,6 +223,7 @@ class Runner:
                 outcome=result.outcome,
                 requests=dict(answer.requests) if answer.requests is not None else None,
                 retry_count=answer.retry_count,
+                replay_count=answer.replay_count,
                 **ids,
             )
         except Exception as error:  # a bug of the load test itself: recorded, and a failed check

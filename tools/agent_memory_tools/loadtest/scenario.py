@@ -69,6 +69,11 @@ class _Builder:
 
     def build(self) -> tuple[TurnRecord, list[Fact]]:
         kind, payload, sleep, fail = self._choose(self.planned.kind)
+        body_extra: dict[str, Any] = {}
+        if kind == "invalid" and self.planned.variant == "identity_body":
+            # Another user's id in the request body: the owner is the token's subject, so
+            # the API must refuse the body (or ignore the field), never write for that user.
+            body_extra["user_id"] = self._other_user()
         lines = [f"Load test turn {self.key}."]
         if payload is not None:
             lines.append("memory_update: " + json.dumps(payload, ensure_ascii=False))
@@ -96,6 +101,7 @@ class _Builder:
             request=request,
             acts_on=acts_on,
             sleep_seconds=sleep,
+            body_extra=body_extra,
             cancel_after=CANCEL_AFTER_SECONDS if kind == "cancel" else None,
         )
         return turn, self.facts
@@ -183,8 +189,9 @@ class _Builder:
         elif variant == "no_match":
             flawed = {"target": "memory", "action": "remove", "match": f"[{self.key}-missing]"}
         elif variant == "identity_field":
-            other = user_id(self.record.run_id, (self.planned.user + 1) % self.record.users)
-            return {"operations": [valid], "user_id": other}
+            return {"operations": [valid], "user_id": self._other_user()}
+        elif variant == "identity_body":
+            return {"operations": [valid]}  # the flaw is in the request body
         elif variant == "delimiter":
             second = self._fact("memory", lambda fid: f"Two {fid}\n§\nin one entry")
             flawed = _add(second)
@@ -192,6 +199,9 @@ class _Builder:
             words = " ".join(["lorem"] * OVERSIZE_WORDS)
             flawed = _add(self._fact("memory", lambda fid: f"Oversize {fid} {words}"))
         return {"operations": [valid, flawed]}
+
+    def _other_user(self) -> str:
+        return user_id(self.record.run_id, (self.planned.user + 1) % self.record.users)
 
     def _fact(self, target: Store, content: Callable[[str], str] | None = None) -> Fact:
         n = len(self.facts) + 1

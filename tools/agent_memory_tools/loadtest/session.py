@@ -5,19 +5,20 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
 from agent_memory_tools.loadtest.chart import matplotlib_missing, write_chart
-from agent_memory_tools.loadtest.checker import Check, check_run
+from agent_memory_tools.loadtest.checker import Check, check_logs, check_run
 from agent_memory_tools.loadtest.config import LoadTestConfig
 from agent_memory_tools.loadtest.plan import build_plan
 from agent_memory_tools.loadtest.progress import Progress
 from agent_memory_tools.loadtest.record import RunRecord
 from agent_memory_tools.loadtest.report import build_report, summary_text, write_report
+from agent_memory_tools.loadtest.rss import peak_rss_mb
 from agent_memory_tools.loadtest.runner import Runner
-from agent_memory_tools.loadtest.stats import DEFINITIONS, summarize
+from agent_memory_tools.loadtest.stats import DEFINITIONS, latency_summary, summarize
 from agent_memory_tools.loadtest.targets.api import Target
 
 BeforeCheck = Callable[[Target, RunRecord], None]
@@ -42,13 +43,17 @@ def run_load_test(
     *,
     cleanup: bool = False,
     before_check: BeforeCheck | None = None,
+    memory_off: Target | None = None,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> LoadTestResult:
     """Run it. ``cleanup`` forgets the run's users afterwards (HTTP and real tables);
-    ``before_check`` runs between the load and the final read (tests plant violations)."""
+    ``before_check`` runs between the load and the final read (tests plant violations);
+    ``memory_off``, a target with memory disabled, first runs the same plan there so that
+    the summary says what memory adds to a turn."""
     out = out or sys.stdout
     err = err or sys.stderr
+    baseline = measure_memory_off(config, memory_off, err) if memory_off is not None else None
     plan = build_plan(config)
     record = RunRecord(config.run_id, config.users)
     started_at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
@@ -67,6 +72,9 @@ def run_load_test(
             before_check(target, record)
         final = runner.read_documents()
         checks = check_run(record, final)
+        worker_logs = getattr(target, "worker_logs", None)
+        if worker_logs is not None:
+            checks.append(check_logs(config.run_id, worker_logs()))
         summary = summarize(
             record,
             seconds=dispatched.seconds,
@@ -74,6 +82,12 @@ def run_load_test(
             stopped_early=dispatched.stopped_early,
             measures_requests=target.measures_requests,
         )
+        if baseline is not None:
+            summary["memory_cost"] = memory_cost(summary["latency_ms_without_sleep"], baseline)
+        summary["peak_rss_mb"] = {
+            "load_test": peak_rss_mb(),
+            "worker": getattr(target, "peak_worker_rss_mb", None),
+        }
         report = build_report(
             config=config,
             target=target.describe(),
@@ -105,6 +119,43 @@ def run_load_test(
         chart_path=chart_path,
         checks=checks,
     )
+
+
+def measure_memory_off(config: LoadTestConfig, target: Target, err: TextIO) -> dict[str, float]:
+    """Latencies (without the cancel turns' sleep) of the same plan with memory disabled
+    (its own users; nothing commits, so replaces and removes become adds)."""
+    off = replace(config, run_id=f"{config.run_id}off", progress=False)
+    plan = build_plan(off)
+    record = RunRecord(off.run_id, off.users)
+    print(
+        f"agent-memory loadtest {config.run_id}: the same plan with memory off first ...",
+        file=err,
+        flush=True,
+    )
+    try:
+        target.start()
+        runner = Runner(off, target, plan, record, Progress(len(plan.order), err, enabled=False))
+        runner.issue_tokens()
+        runner.dispatch()
+    finally:
+        target.close()
+    return latency_summary(
+        t.latency_ms
+        for t in record.finished_turns()
+        if t.latency_ms is not None and not t.sleep_seconds
+    )
+
+
+def memory_cost(on: dict[str, float], off: dict[str, float]) -> dict[str, float]:
+    """p50 and p99 of turns with memory on and off, and their ratios."""
+    return {
+        "on_p50_ms": on["p50"],
+        "on_p99_ms": on["p99"],
+        "off_p50_ms": off["p50"],
+        "off_p99_ms": off["p99"],
+        "p50_ratio": round(on["p50"] / off["p50"], 2) if off["p50"] else 0.0,
+        "p99_ratio": round(on["p99"] / off["p99"], 2) if off["p99"] else 0.0,
+    }
 
 
 def _chart(

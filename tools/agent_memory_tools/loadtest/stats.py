@@ -25,10 +25,19 @@ DEFINITIONS = {
         " (retries) plus reload-and-reapply rounds (replays)"
     ),
     "commit.replays": (
-        "memory reloads during the commit: the turn's DynamoDB Query requests minus its"
-        " initial load"
+        "re-applications of the batch on a newer snapshot (replay_count of the `memory turn`"
+        " record; a replay reads the documents again only when the failed attempt's answer"
+        " did not carry them)"
     ),
     "commit.retries": "re_attempts minus replays (same-request resends after conflicts/throttling)",
+    "tenths": (
+        "the finished turns in ten equal parts by finishing time: turns/s over each part's"
+        " wall time and its p50 latency; last/first compares the last tenth with the first"
+    ),
+    "peak_rss_mb": (
+        "peak resident memory (ru_maxrss) of the load-test process (in-process: with the moto"
+        " server inside) and of the largest worker process"
+    ),
     "dynamodb_requests_per_turn": (
         "HTTP requests the invocation's DynamoDB clients sent (botocore before-send, SDK"
         " retries included), averaged over turns"
@@ -88,7 +97,34 @@ def summarize(
         "commit": _commit(turns) if measures_requests else None,
         "dynamodb_requests_per_turn": _requests(turns) if measures_requests else None,
         "timeline": timeline(turns, seconds),
+        "tenths": tenths(turns),
     }
+
+
+def tenths(turns: Sequence[TurnRecord]) -> list[dict[str, float]]:
+    """Turns/s and p50 latency of each tenth of the run's turns, in the order they finished:
+    a per-turn cost that grows with the turns served shows as falling throughput."""
+    done = sorted(
+        (t for t in turns if t.finished is not None and t.latency_ms is not None),
+        key=lambda t: t.finished or 0.0,
+    )
+    if len(done) < 10:
+        return []
+    result = []
+    previous_end = 0.0
+    for tenth in range(10):
+        part = done[tenth * len(done) // 10 : (tenth + 1) * len(done) // 10]
+        end = part[-1].finished or 0.0
+        span = max(end - previous_end, 1e-9)
+        result.append(
+            {
+                "turns": len(part),
+                "turns_per_second": round(len(part) / span, 2),
+                "p50_ms": round(percentile(sorted(t.latency_ms or 0.0 for t in part), 50), 1),
+            }
+        )
+        previous_end = end
+    return result
 
 
 def _by_kind(turns: Sequence[TurnRecord]) -> dict[str, Any]:

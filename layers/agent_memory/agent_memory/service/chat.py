@@ -352,6 +352,7 @@ class ChatService:
                 memory_characters=outcome.memory.chars,
                 duration_ms=max(self._clock_ms() - started_ms, 0),
                 retry_count=outcome.retries + outcome.replays,
+                replay_count=outcome.replays,
                 outcome=outcome.status,
                 stop_reason=stats.stop_reason or "none",
                 input_tokens=stats.usage.get("input_tokens", 0),

@@ -38,6 +38,7 @@ RECORD_FIELDS = (
     "memory_characters",
     "duration_ms",
     "retry_count",
+    "replay_count",
     "outcome",
     "stop_reason",
     "input_tokens",
@@ -66,6 +67,7 @@ class TurnRecord:
     output_tokens: int = 0
     model_calls: int = 0
     fallback_answered: bool = False
+    replay_count: int = 0
     tool: str = TOOL_NAME
     # Content, for the debug flag only; never part of the default record.
     debug_staged_operations: Sequence[Mapping[str, Any]] = field(default=(), repr=False)

@@ -40,6 +40,7 @@ class ApiAnswer:
     # commit's re-attempts from the turn's ``memory turn`` log record.
     requests: Mapping[str, int] | None = None
     retry_count: int | None = None
+    replay_count: int | None = None
 
     @property
     def error_code(self) -> str | None:

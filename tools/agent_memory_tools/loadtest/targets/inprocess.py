@@ -49,8 +49,17 @@ class InProcessTarget:
     name = "in-process"
     measures_requests = True
 
-    def __init__(self, *, tables: Tables, environments: int, root: Path, warm_user: str) -> None:
+    def __init__(
+        self,
+        *,
+        tables: Tables,
+        environments: int,
+        root: Path,
+        warm_user: str,
+        memory_enabled: bool = True,
+    ) -> None:
         self._tables = tables
+        self._memory_enabled = memory_enabled
         self._environments = environments
         self._root = root
         self._warm_user = warm_user
@@ -59,6 +68,8 @@ class InProcessTarget:
         self._jwks: Any = None
         self._pool: ProcessPoolExecutor | None = None
         self.ready_seconds = 0.0
+        self.peak_worker_rss_mb = 0.0
+        self._log_dir: str | None = None
 
     def start(self) -> None:
         from agent_memory.repository.tables import load_template
@@ -70,6 +81,7 @@ class InProcessTarget:
         configs = function_configs(template)
         self._tables.start()
         self._issuer_dir = tempfile.mkdtemp(prefix="agent-memory-loadtest-issuer-")
+        self._log_dir = tempfile.mkdtemp(prefix="agent-memory-loadtest-logs-")
         self._issuer = DevIssuer(self._issuer_dir)
         self._jwks, jwks_url = serve_jwks(self._issuer.jwks())
         env = self._environment(template, configs, jwks_url)
@@ -87,6 +99,7 @@ class InProcessTarget:
                 unset,
                 {name: configs[name].timeout_ms for name in FUNCTIONS},
                 barrier,
+                self._log_dir,
             ),
         )
         token = self.token_for(self._warm_user)
@@ -133,7 +146,7 @@ class InProcessTarget:
         env.update(
             {
                 "MODEL_PROVIDER": "rules",
-                "MEMORY_ENABLED": "true",
+                "MEMORY_ENABLED": "true" if self._memory_enabled else "false",
                 # INFO, so that the worker sees each turn's `memory turn` record; the
                 # worker's stdout goes nowhere.
                 "LOG_LEVEL": "INFO",
@@ -171,13 +184,21 @@ class InProcessTarget:
             result = future.result()
         except BrokenProcessPool:
             return ApiAnswer(0, None, 0.0, error="a worker process died")
+        self.peak_worker_rss_mb = max(self.peak_worker_rss_mb, float(result["peak_rss_mb"]))
         return ApiAnswer(
             status=int(result["status"]),
             body=parse_body(result["body"]),
             latency_ms=float(result["latency_ms"]),
             requests=dict(result["requests"]),
             retry_count=result["retry_count"],
+            replay_count=result.get("replay_count"),
         )
+
+    def worker_logs(self) -> list[Path]:
+        """The workers' log files (what CloudWatch would hold), while the target runs."""
+        if self._log_dir is None:
+            return []
+        return sorted(Path(self._log_dir).glob("worker-*.log"))
 
     def table_client(self) -> Any:
         """A client of the run's tables (the tests plant violations with it)."""
@@ -194,9 +215,10 @@ class InProcessTarget:
         jwks, self._jwks = self._jwks, None
         if jwks is not None:
             jwks.close()
-        if self._issuer_dir is not None:
-            shutil.rmtree(self._issuer_dir, ignore_errors=True)
-            self._issuer_dir = None
+        for folder in (self._issuer_dir, self._log_dir):
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
+        self._issuer_dir = self._log_dir = None
         self._tables.close()
 
 

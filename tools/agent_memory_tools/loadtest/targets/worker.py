@@ -44,11 +44,14 @@ class _TurnRecordCapture(logging.Handler):
     def __init__(self) -> None:
         super().__init__(level=logging.INFO)
         self.retry_count: int | None = None
+        self.replay_count: int | None = None
 
     def emit(self, record: logging.LogRecord) -> None:
         if record.msg == "memory turn":
             value = getattr(record, "retry_count", None)
             self.retry_count = int(value) if isinstance(value, int) else None
+            replays = getattr(record, "replay_count", None)
+            self.replay_count = int(replays) if isinstance(replays, int) else None
 
 
 class _DirectInvoker:
@@ -75,12 +78,14 @@ def initialize(
     unset: Sequence[str],
     timeouts_ms: Mapping[str, int],
     barrier: Any,
+    log_dir: str | None = None,
 ) -> None:
-    """The process's init phase: environment, handlers, clients, counters."""
+    """The process's init phase: environment, handlers, clients, counters; the handlers'
+    stdout (their logs and metrics) goes to a file of ``log_dir``, or nowhere."""
     global _environment
     # Ctrl-C is the load test's to handle: it lets the turns in flight finish, then stops us.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _silence_stdout()
+    _redirect_stdout(log_dir)
     # What PYTHONWARNINGS does for the local stack (it is read only at interpreter start).
     warnings.filterwarnings("ignore", message="No application metrics to publish")
     for name in unset:
@@ -121,6 +126,7 @@ def handle(request: Mapping[str, Any]) -> dict[str, Any]:
     environment = _require()
     environment.counter.reset()
     environment.capture.retry_count = None
+    environment.capture.replay_count = None
     started = time.perf_counter()
     response = environment.gateway.handle(
         GatewayRequest(
@@ -137,7 +143,15 @@ def handle(request: Mapping[str, Any]) -> dict[str, Any]:
         "latency_ms": latency_ms,
         "requests": environment.counter.counts(),
         "retry_count": environment.capture.retry_count,
+        "replay_count": environment.capture.replay_count,
+        "peak_rss_mb": _peak_rss_mb(),
     }
+
+
+def _peak_rss_mb() -> float:
+    from agent_memory_tools.loadtest.rss import peak_rss_mb
+
+    return peak_rss_mb()
 
 
 def _require() -> _Environment:
@@ -146,9 +160,13 @@ def _require() -> _Environment:
     return _environment
 
 
-def _silence_stdout() -> None:
-    """The handlers log JSON and print metrics to stdout: not onto the load test's terminal."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
-    os.close(devnull)
-    sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (lives with the process)
+def _redirect_stdout(log_dir: str | None) -> None:
+    """The handlers log JSON and print metrics to stdout: not onto the load test's terminal,
+    into a file the load test searches for content (line-buffered, so it is on disk when it
+    looks)."""
+    path = os.path.join(log_dir, f"worker-{os.getpid()}.log") if log_dir else os.devnull
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.dup2(fd, 1)
+    os.close(fd)
+    # Lives with the process.
+    sys.stdout = open(path, "a", encoding="utf-8", buffering=1)  # noqa: SIM115
