@@ -111,6 +111,10 @@ def build_parser() -> argparse.ArgumentParser:
 # ``add_arguments(parser)`` and ``run(args) -> int`` and imports its heavy parts inside ``run``.
 COMMAND_MODULES: dict[str, tuple[str, str]] = {
     "loadtest": ("agent_memory_tools.loadtest.command", "load-test the API with simulated events"),
+    "capacity": (
+        "agent_memory_tools.loadtest.capacity_command",
+        "capacity and cost model from a load-test report (docs/capacity.md)",
+    ),
     "probe": (
         "agent_memory_tools.operations.probe_command",
         "readiness probe of the configured tables",
