@@ -12,6 +12,11 @@ requests (a cancelled ``TransactWriteItems`` restores a snapshot of whole tables
 writes check and write in separate steps), so concurrent turns could lose each other's
 writes inside moto, which DynamoDB never does. Requests take milliseconds; turns still run
 concurrently between them.
+
+Two adapters keep a request's cost independent of how much the tables hold, so a stack that
+has served a day of turns answers as fast as a fresh one: ``moto_transactions`` (a
+transaction journals the items it touches instead of copying whole tables) and
+``moto_queries`` (a Query on the table's key reads only its partition).
 """
 
 from __future__ import annotations
@@ -63,10 +68,11 @@ class LocalDynamoDB:
         from moto.moto_server.werkzeug_app import MotoRequestHandler, create_backend_app
         from werkzeug.serving import make_server
 
-        from agent_memory_tools.local import moto_transactions
+        from agent_memory_tools.local import moto_queries, moto_transactions
 
-        # A transaction's cost must not grow with the tables (see moto_transactions).
+        # A request's cost must not grow with the tables (see both modules).
         moto_transactions.install()
+        moto_queries.install()
         # werkzeug logs every request at INFO: the stack prints its own access log.
         logging.getLogger("werkzeug").setLevel(logging.ERROR)
         try:
