@@ -51,13 +51,13 @@ def test_a_committed_turn_counts_its_transaction_double() -> None:
     profile = profile_from_report(REPORT)
 
     # THEN per turn: requests are means over both turns, and the commit's writes count
-    # double (document 2 + ledger 2 + the forget fence 2) beside the ledger open (1) and
+    # double (document 2 + ledger 2 + the forget fence 2 + history 2) beside the ledger open (1) and
     # the index (2)
     assert profile.requests == {"Query": 1.0, "PutItem": 0.5, "TransactWriteItems": 0.5}
     assert profile.documents_per_transaction == 1.0
     assert profile.committed_share == 0.5
     assert profile.read_only_share == 0.5
-    assert profile.wru == pytest.approx(0.5 * (1 + 1) + 0.5 * (2 + 2 + 2 + 1))
+    assert profile.wru == pytest.approx(0.5 * (1 + 1) + 0.5 * (2 + 2 + 2 + 2 + 1))
     assert profile.rru == 1.0
 
 

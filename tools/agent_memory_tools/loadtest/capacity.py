@@ -9,7 +9,8 @@ dict) in, figures and a text out.
 DynamoDB on-demand units: a strongly consistent read is 1 RRU per 4 KB; a write 1 WRU per
 1 KB; an item written inside ``TransactWriteItems`` counts double (2 WRU per KB), and every
 attempt is counted as billed, replays included (conservative: a cancelled transaction is
-charged too), the forget fence's ConditionCheck as a transactional write of 1 KB. The
+charged too), the forget fence's ConditionCheck and the history record as transactional
+writes of 1 KB each. The
 ledger's sparse index (``open-turns-by-deadline``) adds one write when a
 turn opens and one when it closes.
 """
@@ -32,6 +33,8 @@ INDEX_WRITES_PER_OPEN_AND_CLOSE = 1
 # The forget fence: a ConditionCheck of the user's settings item in every commit, counted
 # as a transactional write of 1 KB (conservative).
 FENCE_KB = 1
+# The history record a commit Puts in the same transaction (user control): about 1 KB.
+HISTORY_KB = 1
 
 
 @dataclass(frozen=True)
@@ -91,7 +94,9 @@ class TurnProfile:
         """Write request units per turn (transactional items count double)."""
         kb = math.ceil(self.document_item_bytes / 1024)
         ledger_kb = math.ceil(LEDGER_ITEM_BYTES / 1024)
-        per_transaction = 2 * kb * self.documents_per_transaction + 2 * ledger_kb + 2 * FENCE_KB
+        per_transaction = (
+            2 * kb * self.documents_per_transaction + 2 * ledger_kb + 2 * (FENCE_KB + HISTORY_KB)
+        )
         opens = self.requests.get("PutItem", 0.0)
         closes = self.requests.get("UpdateItem", 0.0)
         transactions = self.requests.get("TransactWriteItems", 0.0)
