@@ -15,12 +15,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from agent_memory.domain import Target
+from agent_memory.repository.attributes import string_attribute
 from agent_memory.repository.exceptions import MemoryUnavailableError, TransactionCancelledError
 from agent_memory.repository.memory_repository import (
     LoadedMemory,
     _read_document,
     _read_provenance,
-    _string,
     _target,
 )
 
@@ -73,6 +73,6 @@ def _written_document(table: str, user_id: str, write: Mapping[str, Any]) -> Tar
     if op.get("ReturnValuesOnConditionCheckFailure") != "ALL_OLD":
         return None
     key = op.get("Item") or op.get("Key") or {}
-    if _string(key, "user_id") != user_id:
+    if string_attribute(key, "user_id") != user_id:
         return None
     return _target(key)
