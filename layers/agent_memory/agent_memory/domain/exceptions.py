@@ -30,6 +30,8 @@ class ErrorCode(StrEnum):
     DUPLICATE_ENTRY = "duplicate_entry"
     CAPACITY_EXCEEDED = "capacity_exceeded"
     INVALID_ARGUMENTS = "invalid_arguments"
+    GUARDRAIL_BLOCKED = "guardrail_blocked"
+    GUARDRAIL_UNAVAILABLE = "guardrail_unavailable"
 
 
 class AgentMemoryError(Exception):

@@ -7,14 +7,21 @@ so no identity field can ever be smuggled in), validated by the rules, and only 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from agent_memory.domain.exceptions import ErrorCode, MemoryValidationError
-from agent_memory.domain.model import MAX_OPERATIONS, TARGETS, Operation, Snapshot, Target
+from agent_memory.domain.model import (
+    MAX_OPERATIONS,
+    TARGETS,
+    Operation,
+    Snapshot,
+    Target,
+    normalize_text,
+)
 from agent_memory.domain.prompt import entries_for_prompt
 from agent_memory.domain.rules import apply_operations
 
@@ -206,6 +213,37 @@ class ToolCallResult:
     error_code: str | None = None
 
 
+# A reviewer of the texts one call would write: None to accept, else a machine code
+# (``guardrail_blocked``, ``guardrail_unavailable``). Injected by the ledger; the domain
+# itself does no I/O.
+BatchReview = Callable[[Sequence[str]], str | None]
+
+_REVIEW_MESSAGES = {
+    ErrorCode.GUARDRAIL_BLOCKED: (
+        "The batch was rejected by the content guardrail (category: guardrail_blocked). "
+        "Nothing was changed. Do not try to store this content."
+    ),
+    ErrorCode.GUARDRAIL_UNAVAILABLE: (
+        "The content guardrail could not check the batch, so nothing was saved. Continue "
+        "the conversation without saving; memory can be updated in a later turn."
+    ),
+}
+
+
+def _check_review(review: BatchReview, operations: Sequence[Operation]) -> None:
+    texts = tuple(
+        normalize_text(operation.content)
+        for operation in operations
+        if operation.content is not None
+    )
+    if not texts:
+        return
+    code = review(texts)
+    if code is not None:
+        error_code = ErrorCode(code) if code in _REVIEW_MESSAGES else ErrorCode.GUARDRAIL_BLOCKED
+        raise MemoryValidationError(error_code, _REVIEW_MESSAGES[error_code])
+
+
 class MemoryToolSession:
     """The memory tool for one turn: a pure state machine over a staged snapshot.
 
@@ -248,7 +286,10 @@ class MemoryToolSession:
         self._snapshot = self._base_snapshot
         self._staged = ()
 
-    def call(self, raw_arguments: object) -> ToolCallResult:
+    def call(self, raw_arguments: object, *, review: BatchReview | None = None) -> ToolCallResult:
+        """Validate and stage one call. ``review``, when given, sees the texts the call would
+        write after the rules passed them and may refuse them by returning an error code
+        (the optional guardrail); a refused call stages nothing."""
         if self._failed_calls >= MAX_FAILED_TOOL_CALLS:
             return ToolCallResult(result=stop_result(), ok=False, error_code="too_many_failures")
         if not self._writes_enabled:
@@ -260,6 +301,8 @@ class MemoryToolSession:
             operations = tuple(parse_tool_arguments(raw_arguments))
             self._check_turn_budget(operations)
             updated = apply_operations(self._snapshot, operations)
+            if review is not None:
+                _check_review(review, operations)
         except MemoryValidationError as error:
             self._failed_calls += 1
             result = failure_result(error, self._snapshot)

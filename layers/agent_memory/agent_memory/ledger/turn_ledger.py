@@ -25,6 +25,7 @@ from typing import Any, Literal
 from aws_lambda_powertools import Logger
 
 from agent_memory.domain import (
+    BatchReview,
     MemoryToolSession,
     Operation,
     Snapshot,
@@ -79,8 +80,10 @@ class TurnLedger:
         requests: int,
         connection_id: str = "",
         source: Source = "chat",
+        review: BatchReview | None = None,
     ) -> None:
         self._user_id = user_id
+        self._review = review
         self._connection_id = connection_id
         self._source: Source = source
         self._turn_id = turn_id
@@ -124,6 +127,7 @@ class TurnLedger:
         policy: RetryPolicy = DEFAULT_RETRY_POLICY,
         connection_id: str = "",
         source: Source = "chat",
+        review: BatchReview | None = None,
     ) -> TurnLedger:
         """Load the user's memory and open the unit of work (``connection_id``: the WebSocket
         connection of a streamed turn, recorded on the ledger item for its ``$disconnect``).
@@ -161,6 +165,7 @@ class TurnLedger:
             requests=1,
             connection_id=connection_id,
             source=source,
+            review=review,
         )
 
     # -- what the prompt and the service read ---------------------------------------------
@@ -235,7 +240,7 @@ class TurnLedger:
         self._check_scope()
         if self._stopped is not None or self._outcome is not None:
             return dict(unavailable_result())
-        result = self._session.call(raw_arguments)
+        result = self._session.call(raw_arguments, review=self._review)
         opening = result.ok and bool(self._session.staged_operations) and not self._ledger_open
         if opening and not self._open_ledger():
             return dict(unavailable_result())

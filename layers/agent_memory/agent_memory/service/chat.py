@@ -17,6 +17,7 @@ from agent_memory.agent import AgentLoopLimitError, TurnModelStats, run_agent
 from agent_memory.domain import (
     MEMORY_UPDATE_DESCRIPTION,
     MEMORY_UPDATE_TOOL_NAME,
+    BatchReview,
     MemoryStatus,
     Snapshot,
     compile_system_prompt,
@@ -136,7 +137,9 @@ class ChatService:
         memory_enabled: Callable[[], bool],
         settings: TurnSettings,
         clock_ms: Callable[[], int] = wall_clock_ms,
+        batch_review: BatchReview | None = None,
     ) -> None:
+        self._batch_review = batch_review
         self._model = model
         self._fallback = fallback
         self._memory_repository = memory_repository
@@ -188,6 +191,7 @@ class ChatService:
                 clock_ms=self._clock_ms,
                 cancel_flag=cancel_flag,
                 connection_id=turn.connection_id,
+                review=self._batch_review,
             )
         except TurnCancelledError as error:
             raise TurnCancelledApiError() from error

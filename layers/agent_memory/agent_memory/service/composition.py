@@ -16,6 +16,7 @@ from agent_memory.service.memory_flag import memory_enabled
 from agent_memory.service.settings import TurnSettings, wall_clock_ms
 
 if TYPE_CHECKING:
+    from agent_memory.domain import BatchReview
     from agent_memory.service.chat import ChatService
     from agent_memory.service.memory import MemoryService
     from agent_memory.service.streaming import ConnectionFence
@@ -53,6 +54,7 @@ def _build_chat(*, with_memory: bool) -> ChatService:
         ledger_repository=LedgerRepository.from_env() if with_memory else None,
         memory_enabled=memory_enabled if with_memory else (lambda: False),
         settings=TurnSettings.from_env(),
+        batch_review=_batch_review() if with_memory else None,
     )
 
 
@@ -77,6 +79,7 @@ def memory_service() -> MemoryService:
             memory_enabled=memory_enabled,
             settings=TurnSettings.from_env(),
             clock_ms=wall_clock_ms,
+            batch_review=_batch_review(),
         ),
     )
 
@@ -94,6 +97,14 @@ def user_control_service() -> UserControlService:
             clock_ms=wall_clock_ms,
         ),
     )
+
+
+def _batch_review() -> BatchReview | None:
+    """The optional guardrail's review of each staged batch (GUARDRAIL_ID set), else None."""
+    from agent_memory.guardrail import guardrail_from_environment
+
+    guardrail = guardrail_from_environment()
+    return None if guardrail is None else guardrail.review
 
 
 def ledger_cleanup() -> LedgerCleanup:

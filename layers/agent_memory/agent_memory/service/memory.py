@@ -11,6 +11,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
+from agent_memory.domain import BatchReview
 from agent_memory.http import ApiError
 from agent_memory.ledger import CancelFlag, MemoryOutcome, TurnLedger, memory_scope
 from agent_memory.repository import (
@@ -100,7 +101,9 @@ class MemoryService:
         memory_enabled: Callable[[], bool],
         settings: TurnSettings,
         clock_ms: Callable[[], int],
+        batch_review: BatchReview | None = None,
     ) -> None:
+        self._batch_review = batch_review
         self._memory = memory_repository
         self._ledger = ledger_repository
         self._memory_enabled = memory_enabled
@@ -133,6 +136,7 @@ class MemoryService:
             clock_ms=self._clock_ms,
             cancel_flag=CancelFlag(),
             source="edit",
+            review=self._batch_review,
         )
         if ledger.memory_status != "available":
             raise MemoryUnavailableApiError()
