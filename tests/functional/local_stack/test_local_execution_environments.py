@@ -44,8 +44,9 @@ SCRIPTED_APP = textwrap.dedent(
         if action == "raise":
             raise KeyError("secret internals")
         if action == "sleep":
+            started = time.monotonic()
             time.sleep(event["seconds"])
-            return {"pid": os.getpid()}
+            return {"pid": os.getpid(), "started": started, "ended": time.monotonic()}
         if action == "wait_for_cancel":
             return {"cancelled": cancel_flag_for_request().wait(5)}
         if action == "unserialisable":
@@ -111,7 +112,7 @@ def test_an_invocation_past_the_timeout_is_stopped_with_its_environment(checkout
         with pytest.raises(FunctionTimeoutError):
             pool.invoke({"action": "sleep", "seconds": 30})
 
-        assert time.monotonic() - started < 2
+        assert time.monotonic() - started < 10  # stopped at 1 s, long before the 30 s sleep ends
         assert not is_running(first)
         assert pool.invoke({"action": "echo"}).response["pid"] != first
     finally:
@@ -139,24 +140,28 @@ def test_a_client_that_goes_away_sets_the_cancel_flag_of_the_running_invocation(
 
 
 def test_concurrent_invocations_run_in_separate_environments_at_once(pool: FunctionPool) -> None:
-    pool.invoke({"action": "echo"})  # one warm environment; the second starts cold
-    pids: list[int] = []
+    # GIVEN one warm environment (the second starts cold)
+    pool.invoke({"action": "echo"})
+    responses: list[dict[str, Any]] = []
     threads = [
         threading.Thread(
-            target=lambda: pids.append(
-                pool.invoke({"action": "sleep", "seconds": 1.5}).response["pid"]
+            target=lambda: responses.append(
+                pool.invoke({"action": "sleep", "seconds": 1.5}).response
             )
         )
         for _ in range(2)
     ]
-    started = time.monotonic()
+
+    # WHEN two invocations arrive at once
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
 
-    assert len(set(pids)) == 2
-    assert time.monotonic() - started < 2.9
+    # THEN each ran in its own process, and their sleeps overlapped (CLOCK_MONOTONIC is
+    # system-wide, so the functions' own timestamps compare; no wall-clock bound to flake)
+    assert len({response["pid"] for response in responses}) == 2
+    assert max(r["started"] for r in responses) < min(r["ended"] for r in responses)
 
 
 def test_a_function_that_fails_to_load_is_an_init_error(checkout: Path) -> None:

@@ -66,7 +66,8 @@ def test_a_disconnected_client_turn_commits_nothing(stack: RunningStack, alice: 
 def test_a_slow_turn_of_one_user_does_not_block_another(
     stack: RunningStack, alice: str, bob: str
 ) -> None:
-    # GIVEN a slow turn of A in flight
+    # GIVEN two warm chat environments (so B's turn measures blocking, not a cold start on a
+    # busy machine) and a slow turn of A in flight
     finished: dict[str, float] = {}
     replies: dict[str, Any] = {}
 
@@ -74,8 +75,13 @@ def test_a_slow_turn_of_one_user_does_not_block_another(
         replies[name] = stack.chat(token, message)
         finished[name] = time.monotonic()
 
+    warmers = [threading.Thread(target=stack.chat, args=(t, "hello")) for t in (alice, bob)]
+    for warmer in warmers:
+        warmer.start()
+    for warmer in warmers:
+        warmer.join(timeout=30)
     slow = threading.Thread(
-        target=run, args=("alice", alice, f"remember: slow\nsimulate: sleep {SLOW_SECONDS}")
+        target=run, args=("alice", alice, f"remember: slow\nsimulate: sleep {2 * SLOW_SECONDS}")
     )
     slow.start()
     time.sleep(0.3)
