@@ -73,11 +73,11 @@ def test_a_fenced_commit_is_still_one_request(
     sent: list[list[dict[str, Any]]] = []
     real = MemoryRepository.transact_write
 
-    def forget_first(self: MemoryRepository, items: Any, *, token: str) -> None:
+    def forget_first(self: MemoryRepository, items: Any, *, token: str, **kwargs: Any) -> None:
         if not sent:
             MemoryRepository(dynamodb_client, self.table_name).delete_all("alice")
         sent.append(list(items))
-        real(self, items, token=token)
+        real(self, items, token=token, **kwargs)
 
     monkeypatch.setattr(MemoryRepository, "transact_write", forget_first)
     # WHEN the turn commits
@@ -113,11 +113,11 @@ def test_a_patch_racing_a_forget_changes_nothing(
     real = MemoryRepository.transact_write
     forgotten: list[bool] = []
 
-    def forget_first(self: MemoryRepository, items: Any, *, token: str) -> None:
+    def forget_first(self: MemoryRepository, items: Any, *, token: str, **kwargs: Any) -> None:
         if not forgotten:
             forgotten.append(True)
             MemoryRepository(dynamodb_client, self.table_name).delete_all("alice")
-        real(self, items, token=token)
+        real(self, items, token=token, **kwargs)
 
     monkeypatch.setattr(MemoryRepository, "transact_write", forget_first)
 

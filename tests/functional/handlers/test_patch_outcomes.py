@@ -27,11 +27,11 @@ def test_an_edit_that_committed_answers_200_even_when_a_read_after_it_would_fail
     loads: list[int] = []
     real_load = MemoryRepository.load
 
-    def load_once(self: MemoryRepository, user_id: str) -> Any:
+    def load_once(self: MemoryRepository, user_id: str, **kwargs: Any) -> Any:
         loads.append(1)
         if len(loads) > 1:
             raise RepositoryError("ProvisionedThroughputExceededException")
-        return real_load(self, user_id)
+        return real_load(self, user_id, **kwargs)
 
     monkeypatch.setattr(MemoryRepository, "load", load_once)
 
@@ -55,9 +55,9 @@ def test_an_edit_whose_outcome_is_unknown_says_so(
     real_write = MemoryRepository.transact_write
     sent: list[str] = []
 
-    def applied_then_lost(self: MemoryRepository, items: Any, *, token: str) -> None:
+    def applied_then_lost(self: MemoryRepository, items: Any, *, token: str, **kwargs: Any) -> None:
         if not sent:
-            real_write(self, items, token=token)
+            real_write(self, items, token=token, **kwargs)
         sent.append(token)
         raise TransportError("ReadTimeoutError")
 

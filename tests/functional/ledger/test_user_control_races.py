@@ -31,8 +31,8 @@ class LoadBarrier:
         self._barrier = threading.Barrier(parties)
         self._waited = threading.local()
 
-    def load(self, user_id: str) -> LoadedMemory:
-        loaded = self._real.load(user_id)
+    def load(self, user_id: str, *, budget_s: float | None = None) -> LoadedMemory:
+        loaded = self._real.load(user_id, budget_s=budget_s)
         if not getattr(self._waited, "done", False):
             self._waited.done = True
             self._barrier.wait(timeout=30)

@@ -62,7 +62,12 @@ def test_process_clients_are_built_lazily_once_from_env(dynamodb_env: TableNames
     assert memory.table_name == dynamodb_env.memory
     assert ledger.table_name == dynamodb_env.turn_ledger
     assert memory.load("someone").snapshot.memory == ()
-    assert memory.transaction_client is transactions
+    assert memory.bounded_client(None) is transactions
+    # AND a request that must end sooner gets a client with shorter timeouts (built once)
+    short = memory.bounded_client(1.0)
+    assert short is memory.bounded_client(1.0)
+    assert short.meta.config.connect_timeout + short.meta.config.read_timeout <= 1.0
+    assert short.meta.config.retries["total_max_attempts"] == 1
 
 
 def test_translate_error() -> None:

@@ -66,7 +66,7 @@ class ScriptedMemory:
     reload_error: Exception | None = None
     answers: list[LoadedMemory | None] = field(default_factory=list)
 
-    def load(self, user_id: str) -> LoadedMemory:
+    def load(self, user_id: str, *, budget_s: float | None = None) -> LoadedMemory:
         if self.reload_error is not None:
             raise self.reload_error
         self.loads += 1
@@ -101,7 +101,9 @@ class ScriptedMemory:
         """What a failed attempt's answer says (``answers`` in turn; None: reload)."""
         return self.answers.pop(0) if self.answers else None
 
-    def transact_write(self, items: Sequence[Any], *, token: str) -> None:
+    def transact_write(
+        self, items: Sequence[Any], *, token: str, budget_s: float | None = None
+    ) -> None:
         self.sent.append((list(items), token))
         if self.clock is not None:
             self.clock.now += self.send_ms
@@ -276,7 +278,7 @@ def test_replay_that_no_longer_applies_is_a_conflict() -> None:
     ops = (Operation(target="memory", action="replace", match="Editor", content="Editor: nano."),)
     ledger, clock = ScriptedLedger(), Clock()
 
-    def removed_meanwhile(user_id: str) -> LoadedMemory:
+    def removed_meanwhile(user_id: str, *, budget_s: float | None = None) -> LoadedMemory:
         return LoadedMemory(user_id, Snapshot(), {})
 
     loaded = memory.load(USER)
@@ -471,7 +473,7 @@ def test_every_attempt_carries_the_fence_of_the_first_load() -> None:
 class ForgottenOnReload(ScriptedMemory):
     """Reloads (once the protocol runs) see a new forget generation: a DELETE ran."""
 
-    def load(self, user_id: str) -> LoadedMemory:
+    def load(self, user_id: str, *, budget_s: float | None = None) -> LoadedMemory:
         loaded = super().load(user_id)
         return LoadedMemory(
             user_id,

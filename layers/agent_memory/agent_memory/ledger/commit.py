@@ -20,7 +20,9 @@ load saw) and the ledger's ``open``-and-before-deadline update. Failures are cla
 - validation and unknown errors -> ``error``, never retried.
 
 The cancel flag is checked before each request is built and again right before it is sent;
-when set, the protocol raises inside itself and writes nothing.
+when set, the protocol raises inside itself and writes nothing. Every request (transaction
+or reload) is sized to the time left: its client's timeouts end it before the deadline, and
+none starts that could not (``expired``, ``deadline_passed``).
 
 User control (DESIGN.md "User control"): the same transaction also carries the commit's
 history record (the entry-level diff of the documents as this attempt commits them), and for
@@ -62,6 +64,7 @@ from agent_memory.ledger.retry import (
 )
 from agent_memory.repository import (
     PROPOSAL_TTL_S,
+    DeadlineTooCloseError,
     HistoryRecord,
     LedgerRecord,
     LoadedMemory,
@@ -83,7 +86,7 @@ if TYPE_CHECKING:
 class MemoryStore(Protocol):
     """What the ledger needs of the memory repository."""
 
-    def load(self, user_id: str) -> LoadedMemory: ...
+    def load(self, user_id: str, *, budget_s: float | None = None) -> LoadedMemory: ...
 
     def document_writes(
         self,
@@ -107,7 +110,13 @@ class MemoryStore(Protocol):
         self, user_id: str, proposal_id: str, now_ms: int
     ) -> TransactWriteItemTypeDef: ...
 
-    def transact_write(self, items: Sequence[TransactWriteItemTypeDef], *, token: str) -> None: ...
+    def transact_write(
+        self,
+        items: Sequence[TransactWriteItemTypeDef],
+        *,
+        token: str,
+        budget_s: float | None = None,
+    ) -> None: ...
 
     def loaded_after_cancellation(
         self,
@@ -316,7 +325,7 @@ class _Commit:
             try:
                 if answered is None:
                     self.requests += 1
-                    answered = self._memory.load(self._request.user_id)
+                    answered = self._memory.load(self._request.user_id, budget_s=self._budget_s())
             except MemoryUnavailableError as error:
                 return self._give_up("unavailable", error.code)
             loaded = answered
@@ -393,7 +402,9 @@ class _Commit:
             self._cancel.raise_if_cancelled()
             try:
                 self.requests += 1
-                self._memory.transact_write(items, token=token)
+                self._memory.transact_write(items, token=token, budget_s=self._budget_s())
+            except DeadlineTooCloseError:
+                return self._deadline_reached()
             except TransactionCancelledError as error:
                 decision = classify_cancellation(
                     error.reasons, ledger_index=len(items) - 1, fence_index=len(items) - 2
@@ -513,6 +524,10 @@ class _Commit:
 
     def _remaining_ms(self) -> float:
         return float(self._request.deadline_ms - self._clock())
+
+    def _budget_s(self) -> float:
+        """How long the next request may take: it must end before the deadline."""
+        return max(self._remaining_ms(), 0.0) / 1000.0
 
     def _backoff(self, delay_ms: float) -> bool:
         """Sleep unless the deadline would not leave time for the next attempt."""

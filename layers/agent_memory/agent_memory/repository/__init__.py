@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from agent_memory.repository.clients import (
+    ATTEMPT_TIMEOUTS,
     ENV_ENDPOINT_URL,
     ENV_MEMORY_TABLE,
     ENV_REGION,
     ENV_TURN_LEDGER_TABLE,
+    AttemptTimeouts,
     TableNames,
+    attempt_timeouts_within,
     client_config,
     get_client,
     get_transaction_client,
@@ -19,6 +22,7 @@ from agent_memory.repository.exceptions import (
     AlreadyCommittedError,
     ConfigurationError,
     CorruptDocumentError,
+    DeadlineTooCloseError,
     MemoryUnavailableError,
     RepositoryError,
     RetryableError,
@@ -64,6 +68,7 @@ from agent_memory.repository.user_control import (
 )
 
 __all__ = [
+    "ATTEMPT_TIMEOUTS",
     "CURRENT_SCHEMA_VERSION",
     "DEFAULT_WRITE_MODE",
     "ENV_ENDPOINT_URL",
@@ -77,9 +82,11 @@ __all__ = [
     "PROPOSAL_TTL_S",
     "WRITE_MODES",
     "AlreadyCommittedError",
+    "AttemptTimeouts",
     "CancelResult",
     "ConfigurationError",
     "CorruptDocumentError",
+    "DeadlineTooCloseError",
     "DocumentState",
     "HistoryRecord",
     "LedgerRecord",
@@ -100,6 +107,7 @@ __all__ = [
     "UnknownSchemaVersionError",
     "UserControlRepository",
     "WriteMode",
+    "attempt_timeouts_within",
     "client_config",
     "get_client",
     "get_transaction_client",

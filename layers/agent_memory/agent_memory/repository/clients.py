@@ -9,6 +9,12 @@ Two clients share one configuration except for retries:
   (conflict, throttling, ambiguous transport error), check the cancel flag and the deadline
   between attempts, reuse the ``ClientRequestToken`` only for the same request, and count
   what it did. It is built on the first commit, so read-only turns never pay for it.
+
+A commit attempt must end before the turn's deadline, and botocore fixes a client's
+timeouts when it is built. So single-attempt clients come in a few sizes
+(``ATTEMPT_TIMEOUTS``, longest first): an attempt uses the longest whose connect plus read
+timeout fits in the time left, and none starts when even the shortest does not fit. Each
+size is built once per process, on first use.
 """
 
 from __future__ import annotations
@@ -50,6 +56,40 @@ CONNECT_TIMEOUT_S = 2.0
 READ_TIMEOUT_S = 5.0
 DEFAULT_TOTAL_ATTEMPTS = 3
 
+
+@dataclass(frozen=True)
+class AttemptTimeouts:
+    """The connect and read timeouts of one single-attempt request."""
+
+    connect_s: float
+    read_s: float
+
+    @property
+    def total_s(self) -> float:
+        return self.connect_s + self.read_s
+
+
+ATTEMPT_TIMEOUTS = (
+    AttemptTimeouts(CONNECT_TIMEOUT_S, READ_TIMEOUT_S),
+    AttemptTimeouts(1.0, 2.0),
+    AttemptTimeouts(0.5, 1.0),
+    AttemptTimeouts(0.25, 0.5),
+    AttemptTimeouts(0.1, 0.2),  # the shortest: 300 ms
+)
+LONGEST_ATTEMPT = ATTEMPT_TIMEOUTS[0]
+
+
+def attempt_timeouts_within(budget_s: float | None) -> AttemptTimeouts | None:
+    """The longest attempt that ends within ``budget_s`` (``None`` means no limit), or
+    ``None`` when not even the shortest does."""
+    if budget_s is None:
+        return LONGEST_ATTEMPT
+    for timeouts in ATTEMPT_TIMEOUTS:
+        if timeouts.total_s <= budget_s:
+            return timeouts
+    return None
+
+
 # Errors after which the very same request may simply be sent again.
 RETRYABLE_CODES = frozenset(
     {
@@ -87,11 +127,13 @@ class TableNames:
         return cls(memory=memory, turn_ledger=turn_ledger)
 
 
-def client_config(*, transactions: bool = False) -> Config:
-    """The botocore configuration of the default (or the transaction) client."""
+def client_config(
+    *, transactions: bool = False, timeouts: AttemptTimeouts = LONGEST_ATTEMPT
+) -> Config:
+    """The botocore configuration of the default (or a transaction) client."""
     return Config(
-        connect_timeout=CONNECT_TIMEOUT_S,
-        read_timeout=READ_TIMEOUT_S,
+        connect_timeout=timeouts.connect_s,
+        read_timeout=timeouts.read_s,
         tcp_keepalive=True,
         retries={
             "mode": "standard",
@@ -106,6 +148,7 @@ def new_client(
     endpoint_url: str | None = None,
     transactions: bool = False,
     credentials: Mapping[str, str] | None = None,
+    timeouts: AttemptTimeouts = LONGEST_ATTEMPT,
 ) -> DynamoDBClient:
     """A new low-level DynamoDB client; region and endpoint default to the environment.
 
@@ -123,7 +166,7 @@ def new_client(
         "dynamodb",
         region_name=region or os.environ.get(ENV_REGION) or None,
         endpoint_url=endpoint_url or os.environ.get(ENV_ENDPOINT_URL) or None,
-        config=client_config(transactions=transactions),
+        config=client_config(transactions=transactions, timeouts=timeouts),
     )
 
 
@@ -132,16 +175,19 @@ class _ProcessClients:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._clients: dict[bool, DynamoDBClient] = {}
+        self._clients: dict[tuple[bool, AttemptTimeouts], DynamoDBClient] = {}
 
-    def get(self, *, transactions: bool) -> DynamoDBClient:
-        client = self._clients.get(transactions)
+    def get(
+        self, *, transactions: bool, timeouts: AttemptTimeouts = LONGEST_ATTEMPT
+    ) -> DynamoDBClient:
+        key = (transactions, timeouts)
+        client = self._clients.get(key)
         if client is None:
             with self._lock:
-                client = self._clients.get(transactions)
+                client = self._clients.get(key)
                 if client is None:
-                    client = new_client(transactions=transactions)
-                    self._clients[transactions] = client
+                    client = new_client(transactions=transactions, timeouts=timeouts)
+                    self._clients[key] = client
         return client
 
     def reset(self) -> None:
@@ -157,9 +203,10 @@ def get_client() -> DynamoDBClient:
     return _PROCESS_CLIENTS.get(transactions=False)
 
 
-def get_transaction_client() -> DynamoDBClient:
-    """The process-wide single-attempt client for ``TransactWriteItems``."""
-    return _PROCESS_CLIENTS.get(transactions=True)
+def get_transaction_client(timeouts: AttemptTimeouts = LONGEST_ATTEMPT) -> DynamoDBClient:
+    """The process-wide single-attempt client for ``TransactWriteItems`` (and for any
+    request that must end within a deadline) with these timeouts."""
+    return _PROCESS_CLIENTS.get(transactions=True, timeouts=timeouts)
 
 
 def reset_clients() -> None:

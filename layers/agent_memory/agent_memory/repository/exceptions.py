@@ -96,3 +96,10 @@ class AlreadyCommittedError(RepositoryError):
 
     def __init__(self) -> None:
         super().__init__("already_committed", "the turn has already committed")
+
+
+class DeadlineTooCloseError(RepositoryError):
+    """Not sent: no attempt could end before the caller's deadline."""
+
+    def __init__(self) -> None:
+        super().__init__("deadline_too_close")

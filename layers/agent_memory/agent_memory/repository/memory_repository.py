@@ -35,13 +35,16 @@ from agent_memory.domain import (
 from agent_memory.repository import migrations
 from agent_memory.repository.attributes import number_attribute, string_attribute
 from agent_memory.repository.clients import (
+    AttemptTimeouts,
     TableNames,
+    attempt_timeouts_within,
     get_client,
     get_transaction_client,
     translate_error,
 )
 from agent_memory.repository.exceptions import (
     CorruptDocumentError,
+    DeadlineTooCloseError,
     MemoryUnavailableError,
     TransactionCancelledError,
     UnknownSchemaVersionError,
@@ -66,7 +69,8 @@ if TYPE_CHECKING:
         TransactWriteItemTypeDef,
     )
 
-    ClientOrFactory = DynamoDBClient | Callable[[], DynamoDBClient]
+    # A fixed client (tests), or single-attempt clients by timeouts (production).
+    ClientOrFactory = DynamoDBClient | Callable[[AttemptTimeouts], DynamoDBClient]
 
 
 # The per-user control item (sort key ``settings``) beside the two documents. Its
@@ -129,7 +133,7 @@ class MemoryRepository:
     ) -> None:
         self._client = client
         self._table = table_name
-        self._transaction_client_source: ClientOrFactory = transaction_client or client
+        self._transaction_clients: ClientOrFactory = transaction_client or client
         self.control = UserControlRepository(
             client,
             table_name,
@@ -145,23 +149,32 @@ class MemoryRepository:
     def table_name(self) -> str:
         return self._table
 
-    @property
-    def transaction_client(self) -> DynamoDBClient:
-        source = self._transaction_client_source
-        if callable(source):
-            source = source()
-            self._transaction_client_source = source
-        return source
+    def bounded_client(self, budget_s: float | None) -> DynamoDBClient:
+        """A single-attempt client whose request ends within ``budget_s`` seconds (``None``:
+        no limit). Raises ``DeadlineTooCloseError`` when no request could."""
+        timeouts = attempt_timeouts_within(budget_s)
+        if timeouts is None:
+            raise DeadlineTooCloseError
+        source = self._transaction_clients
+        return source(timeouts) if callable(source) else source
 
     # -- reads ---------------------------------------------------------------------------
 
-    def load(self, user_id: str) -> LoadedMemory:
-        """Both documents in ONE strongly consistent request (a Query on the partition).
+    def load(self, user_id: str, *, budget_s: float | None = None) -> LoadedMemory:
+        """Both documents in ONE strongly consistent request (a Query on the partition);
+        with ``budget_s``, one attempt that ends within it (a commit's reload).
 
         Raises ``MemoryUnavailableError`` (``UnknownSchemaVersionError`` for a document
         newer than this code) and never returns an empty snapshot after a failed read.
         """
-        items = self._query_partition(user_id)
+        if budget_s is None:
+            items = self._query_partition(user_id)
+        else:
+            try:
+                client = self.bounded_client(budget_s)
+            except DeadlineTooCloseError as error:
+                raise MemoryUnavailableError(error.code) from None
+            items = self._query_partition(user_id, client)
         snapshot = Snapshot()
         documents: dict[str, DocumentState] = {}
         forget_generation: str | None = None
@@ -350,17 +363,24 @@ class MemoryRepository:
 
         return documents_from_answer(self._table, loaded, sent, error)
 
-    def transact_write(self, items: Sequence[TransactWriteItemTypeDef], *, token: str) -> None:
-        """Send ONE ``TransactWriteItems`` attempt (no SDK retries: the caller owns them).
+    def transact_write(
+        self,
+        items: Sequence[TransactWriteItemTypeDef],
+        *,
+        token: str,
+        budget_s: float | None = None,
+    ) -> None:
+        """Send ONE ``TransactWriteItems`` attempt (no SDK retries: the caller owns them)
+        that ends within ``budget_s`` seconds (``None``: the longest timeouts).
 
         ``token`` is the ``ClientRequestToken``: the caller reuses it only to resend the very
-        same request. Raises ``TransactionCancelledError`` (with the per-item reasons),
-        ``RetryableError``, ``TransportError`` (ambiguous) or ``RepositoryError``.
+        same request. Raises ``DeadlineTooCloseError`` (nothing sent),
+        ``TransactionCancelledError`` (with the per-item reasons), ``RetryableError``,
+        ``TransportError`` (ambiguous) or ``RepositoryError``.
         """
+        client = self.bounded_client(budget_s)
         try:
-            self.transaction_client.transact_write_items(
-                TransactItems=list(items), ClientRequestToken=token
-            )
+            client.transact_write_items(TransactItems=list(items), ClientRequestToken=token)
         except (ClientError, BotoCoreError) as error:
             raise translate_error(error) from error
 
@@ -401,9 +421,11 @@ class MemoryRepository:
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _query_partition(self, user_id: str) -> list[dict[str, Any]]:
+    def _query_partition(
+        self, user_id: str, client: DynamoDBClient | None = None
+    ) -> list[dict[str, Any]]:
         try:
-            response = self._client.query(
+            response = (client or self._client).query(
                 TableName=self._table,
                 KeyConditionExpression=(
                     "#user_id = :user_id AND memory_type BETWEEN :first AND :last"
