@@ -7,6 +7,7 @@ Every handler builds its routes on :func:`build_resolver`, so bad input gets the
 from __future__ import annotations
 
 import base64
+import binascii
 import json
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
@@ -33,11 +34,15 @@ def error_response(status: int, code: str, message: str) -> Response[Any]:
 
 
 def describe_validation_errors(errors: list[dict[str, Any]]) -> str:
-    """Location and reason of each error, never the offending input (it may be memory)."""
+    """Location and reason of each error, never the offending input (it may be memory):
+    not even the name of an unexpected key, which is input too."""
     parts = []
     for error in errors[:5]:
-        location = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
+        loc = [part for part in error.get("loc", ()) if part != "body"]
         reason = str(error.get("msg", "is invalid"))
+        if error.get("type") == "extra_forbidden":
+            loc, reason = loc[:-1], "unknown fields are not allowed"
+        location = ".".join(str(part) for part in loc)
         parts.append(f"{location}: {reason}" if location else reason)
     return "; ".join(parts) or "The request is invalid."
 
@@ -68,19 +73,50 @@ def _raw_error(status: int, code: str, message: str) -> dict[str, Any]:
     }
 
 
-def _reject_unbounded_or_non_json(event: Mapping[str, Any]) -> dict[str, Any] | None:
-    """API Gateway's own limits come first: a body too large or not JSON never reaches a route."""
+def _invalid_json() -> dict[str, Any]:
+    return _raw_error(400, "invalid_json", "The request body is not valid JSON.")
+
+
+def _checked_body(event: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """API Gateway's own limits come first: a body too large, not JSON or not a JSON object
+    never reaches a route. Returns the event to route (its body decoded and re-serialised,
+    its content type normalised) and the error response, if any (then nothing is routed).
+
+    The body is parsed here, once, with every failure caught: JSON nested too deep
+    (RecursionError), an integer too long to convert (ValueError), bytes that are not UTF-8
+    or not base64. A body that is valid JSON but not an object (an array would otherwise be
+    validated by its first element) is a 422.
+    """
     body = event.get("body")
     if not body:
-        return None
-    size = len(base64.b64decode(body)) if event.get("isBase64Encoded") else len(body.encode())
-    if size > MAX_BODY_BYTES:
-        return _raw_error(413, "body_too_large", f"The body exceeds {MAX_BODY_BYTES} bytes.")
+        return dict(event), None
+    try:
+        if event.get("isBase64Encoded"):
+            raw = base64.b64decode(body, validate=True)
+        else:
+            raw = body.encode("utf-8")  # a str with lone surrogates is not UTF-8 either
+    except (binascii.Error, ValueError, UnicodeError):
+        return dict(event), _invalid_json()
+    if len(raw) > MAX_BODY_BYTES:
+        return dict(event), _raw_error(
+            413, "body_too_large", f"The body exceeds {MAX_BODY_BYTES} bytes."
+        )
     headers = {key.lower(): value for key, value in (event.get("headers") or {}).items()}
     content_type = (headers.get("content-type") or "").split(";")[0].strip().lower()
     if content_type != JSON:
-        return _raw_error(415, "unsupported_media_type", "Send the body as application/json.")
-    return None
+        return dict(event), _raw_error(
+            415, "unsupported_media_type", "Send the body as application/json."
+        )
+    try:
+        parsed = json.loads(raw.decode("utf-8"))
+    except (RecursionError, ValueError, UnicodeError):
+        return dict(event), _invalid_json()
+    if not isinstance(parsed, dict):
+        return dict(event), _raw_error(
+            422, "invalid_request", "The request body must be a JSON object."
+        )
+    headers["content-type"] = JSON
+    return {**event, "headers": headers, "body": json.dumps(parsed), "isBase64Encoded": False}, None
 
 
 _current_event: ContextVar[Any] = ContextVar("api_current_event", default=None)
@@ -127,13 +163,13 @@ class ApiResolver(APIGatewayHttpResolver):
         _route_context.set(value)
 
     def resolve(self, event: Mapping[str, Any], context: Any) -> dict[str, Any]:
-        rejected = _reject_unbounded_or_non_json(event)
+        checked, rejected = _checked_body(event)
         if rejected is not None:
             return rejected
-        _current_event.set(self._to_proxy_event(dict(event)))
+        _current_event.set(self._to_proxy_event(checked))
         _lambda_context.set(context)
         _route_context.set({})
-        return super().resolve(event, context)
+        return super().resolve(checked, context)
 
 
 def build_resolver() -> APIGatewayHttpResolver:
