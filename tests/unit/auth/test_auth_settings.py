@@ -14,10 +14,10 @@ def test_defaults_derive_the_jwks_url_and_pin_asymmetric_algorithms() -> None:
     # WHEN settings are built
     settings = AuthSettings(issuer="https://idp.example.test/", audience="api")
 
-    # THEN the JWKS URL is the issuer's well-known path, RS256/ES256 are pinned, leeway is 30 s
+    # THEN the JWKS URL is the issuer's well-known path, RS256/ES256 are pinned, leeway is 5 s
     assert settings.jwks_url == "https://idp.example.test/.well-known/jwks.json"
     assert settings.algorithms == ("RS256", "ES256")
-    assert settings.leeway_seconds == 30
+    assert settings.leeway_seconds == 5
     assert settings.issuer == "https://idp.example.test/"  # compared exactly, never normalised
 
 
@@ -96,7 +96,7 @@ def test_a_non_url_issuer_needs_an_explicit_jwks_url() -> None:
         {"audience": ""},
         {"audience": "two words"},
         {"leeway_seconds": -1},
-        {"leeway_seconds": 301},
+        {"leeway_seconds": 6},
         {"leeway_seconds": float("nan")},
         {"jwks_refresh_cooldown_seconds": 0},
         {"jwks_failure_backoff_seconds": 0},

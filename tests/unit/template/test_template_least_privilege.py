@@ -137,7 +137,8 @@ def test_user_routes_use_the_lambda_authorizer_and_eval_uses_iam() -> None:
     assert authorizer["AuthorizerPayloadFormatVersion"] == "2.0"
     assert authorizer["EnableSimpleResponses"] is True
     assert authorizer["Identity"]["Headers"] == ["Authorization"]
-    assert authorizer["Identity"]["ReauthorizeEvery"] > 0
+    assert authorizer["Identity"]["ReauthorizeEvery"] == {"Ref": "AuthorizerCacheSeconds"}
+    assert 0 < TEMPLATE["Parameters"]["AuthorizerCacheSeconds"]["Default"] <= 60
     eval_event = RESOURCES["EvalFunction"]["Properties"]["Events"]["EvalChat"]["Properties"]
     assert eval_event["Auth"] == {"Authorizer": "AWS_IAM"}
 

@@ -23,7 +23,10 @@ ASYMMETRIC_ALGORITHMS: frozenset[str] = frozenset(
 )  # fmt: skip
 DEFAULT_ALGORITHMS: tuple[str, ...] = ("RS256", "ES256")
 JWKS_PATH = "/.well-known/jwks.json"
-MAX_LEEWAY_SECONDS = 300
+# Clock skew tolerated on exp/nbf/iat. Small on purpose: with the authorizer's cache
+# (AuthorizerCacheSeconds) it bounds how long a token is accepted after its exp.
+DEFAULT_LEEWAY_SECONDS = 5.0
+MAX_LEEWAY_SECONDS = 5.0
 
 ENV_ISSUER = "ISSUER_URL"
 ENV_AUDIENCE = "AUDIENCE"
@@ -49,7 +52,7 @@ class AuthSettings:
     audience: str
     jwks_url: str = ""
     algorithms: tuple[str, ...] = DEFAULT_ALGORITHMS
-    leeway_seconds: float = 30
+    leeway_seconds: float = DEFAULT_LEEWAY_SECONDS
     jwks_cache_seconds: float = 300
     jwks_refresh_cooldown_seconds: float = 10
     jwks_failure_backoff_seconds: float = 5
@@ -94,7 +97,7 @@ class AuthSettings:
         )
         leeway_text = env.get(ENV_LEEWAY, "").strip()
         try:
-            leeway = float(leeway_text) if leeway_text else 30.0
+            leeway = float(leeway_text) if leeway_text else DEFAULT_LEEWAY_SECONDS
         except ValueError:
             raise AuthConfigurationError(f"{ENV_LEEWAY} must be a number.") from None
         return cls(
