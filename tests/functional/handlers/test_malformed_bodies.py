@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from handler_support import Api
 
-from agent_memory.local.events import LocalLambdaContext, http_api_event
-from agent_memory.local.functions import handler
+from agent_memory_tools.local.events import LocalLambdaContext, http_api_event
+from agent_memory_tools.local.functions import handler
 
 ROUTES = [("POST", "/chat", "chat"), ("PATCH", "/memory", "memory_api")]
 DEEP = "[" * 10_000 + "]" * 10_000
