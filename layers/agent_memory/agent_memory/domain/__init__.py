@@ -24,6 +24,7 @@ from agent_memory.domain.history import (
     carry_provenance,
     diff_snapshots,
     undo_changes,
+    undo_texts,
 )
 from agent_memory.domain.model import (
     ACTIONS,
@@ -69,6 +70,7 @@ from agent_memory.domain.tool import (
     OperationArguments,
     ToolCallResult,
     ToolResult,
+    check_review,
     failure_result,
     memory_update_json_schema,
     parse_tool_arguments,
@@ -117,6 +119,7 @@ __all__ = [
     "Usage",
     "apply_operations",
     "carry_provenance",
+    "check_review",
     "compile_system_prompt",
     "diff_snapshots",
     "entries_for_prompt",
@@ -135,6 +138,7 @@ __all__ = [
     "success_result",
     "unavailable_result",
     "undo_changes",
+    "undo_texts",
     "usage_summary",
     "validate_entry",
     "validate_operations",

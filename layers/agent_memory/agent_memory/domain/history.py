@@ -135,6 +135,16 @@ def undo_changes(latest: Snapshot, changes: Sequence[Change]) -> Snapshot:
     return apply_operations(latest, operations)
 
 
+def undo_texts(changes: Sequence[Change]) -> tuple[str, ...]:
+    """The texts an undo of ``changes`` writes back (what the commit removed or replaced),
+    for the reviewer that sees every text written to memory."""
+    return tuple(
+        change.before
+        for change in reversed(changes)
+        if change.action != "add" and change.before is not None
+    )
+
+
 def carry_provenance(
     before: Snapshot,
     provenance: Mapping[str, Sequence[Provenance]],

@@ -230,18 +230,28 @@ _REVIEW_MESSAGES = {
 }
 
 
-def _check_review(review: BatchReview, operations: Sequence[Operation]) -> None:
-    texts = tuple(
-        normalize_text(operation.content)
-        for operation in operations
-        if operation.content is not None
-    )
+def check_review(review: BatchReview, texts: Sequence[str]) -> None:
+    """Ask the reviewer about the texts a change would write (none: nothing to ask);
+    raises MemoryValidationError with its code when it refuses them. Used for the model's
+    calls, the user's edits, undos and approvals alike, so every path that writes memory
+    meets the same reviewer with the same answer."""
     if not texts:
         return
     code = review(texts)
     if code is not None:
         error_code = ErrorCode(code) if code in _REVIEW_MESSAGES else ErrorCode.GUARDRAIL_BLOCKED
         raise MemoryValidationError(error_code, _REVIEW_MESSAGES[error_code])
+
+
+def _check_operations_review(review: BatchReview, operations: Sequence[Operation]) -> None:
+    check_review(
+        review,
+        tuple(
+            normalize_text(operation.content)
+            for operation in operations
+            if operation.content is not None
+        ),
+    )
 
 
 class MemoryToolSession:
@@ -302,7 +312,7 @@ class MemoryToolSession:
             self._check_turn_budget(operations)
             updated = apply_operations(self._snapshot, operations)
             if review is not None:
-                _check_review(review, operations)
+                _check_operations_review(review, operations)
         except MemoryValidationError as error:
             self._failed_calls += 1
             result = failure_result(error, self._snapshot)

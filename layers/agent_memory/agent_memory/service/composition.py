@@ -95,6 +95,7 @@ def user_control_service() -> UserControlService:
             memory_enabled=memory_enabled,
             settings=TurnSettings.from_env(),
             clock_ms=wall_clock_ms,
+            batch_review=_batch_review(),
         ),
     )
 

@@ -1,9 +1,10 @@
 """The user's last word (DESIGN.md "User control"): history, undo, write mode, proposals.
 
 An undo and an approval are commits of their own, like a PATCH: the memory rules (validation
-and scanning) on the latest documents, a ledger item, and the same compare-and-swap
-transaction, which also records their history. Ids that are unknown, expired or another
-user's are all "not found": nothing tells whether an id exists for someone else.
+and scanning) on the latest documents, the optional guardrail on the texts they write, a
+ledger item, and the same compare-and-swap transaction, which also records their history.
+Ids that are unknown, expired or another user's are all "not found": nothing tells whether
+an id exists for someone else.
 """
 
 from __future__ import annotations
@@ -15,12 +16,16 @@ from typing import TypeVar
 
 from agent_memory.domain import (
     UNDO_CONFLICT,
+    BatchReview,
     Change,
     MemoryValidationError,
     Operation,
     Snapshot,
     apply_operations,
+    check_review,
+    normalize_text,
     undo_changes,
+    undo_texts,
 )
 from agent_memory.ledger import CancelFlag, CommitRecord, CommitRequest, MemoryOutcome, commit_turn
 from agent_memory.repository import (
@@ -37,6 +42,7 @@ from agent_memory.service.exceptions import (
     InvalidCommitIdError,
     InvalidCursorError,
     InvalidProposalIdError,
+    MemoryEditRejectedError,
     ProposalConflictError,
     ProposalNotFoundError,
     UndoConflictError,
@@ -75,7 +81,9 @@ class UserControlService:
         memory_enabled: Callable[[], bool],
         settings: TurnSettings,
         clock_ms: Callable[[], int],
+        batch_review: BatchReview | None = None,
     ) -> None:
+        self._batch_review = batch_review
         self._memory = memory_repository
         self._control = memory_repository.control
         self._ledger = ledger_repository
@@ -114,6 +122,7 @@ class UserControlService:
         except MemoryValidationError as error:
             count_outcome("rejected", metric="Undos")
             raise _undo_rejected(error) from None
+        self._review(undo_texts(changes), metric="Undos")
         outcome = self._commit(
             loaded,
             _inverse_counts(changes),
@@ -159,6 +168,12 @@ class UserControlService:
         except MemoryValidationError as error:
             count_outcome("rejected", metric="Approvals")
             raise ProposalConflictError(error.message) from None
+        self._review(
+            tuple(
+                normalize_text(op.content) for op in proposal.operations if op.content is not None
+            ),
+            metric="Approvals",
+        )
         outcome = self._commit(
             loaded,
             proposal.operations,
@@ -183,6 +198,17 @@ class UserControlService:
             raise ProposalNotFoundError()
 
     # -- helpers ------------------------------------------------------------------------------
+
+    def _review(self, texts: Sequence[str], *, metric: str) -> None:
+        """The optional guardrail on the texts this change writes, as for a PATCH: a refusal
+        (or an unanswered review) is the same 422 a PATCH answers, before anything commits."""
+        if self._batch_review is None:
+            return
+        try:
+            check_review(self._batch_review, texts)
+        except MemoryValidationError as error:
+            count_outcome("rejected", metric=metric)
+            raise MemoryEditRejectedError(422, str(error.code), error.message) from None
 
     def _commit(
         self,
