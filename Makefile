@@ -18,7 +18,7 @@ export PATH := $(dir $(PYTHON313)):$(PATH)
 export SAM_CLI_TELEMETRY := 0
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help run test lint typecheck pytest cfn-lint sam-validate sam-build bench lock openapi clean
+.PHONY: help run test lint typecheck pytest browser cfn-lint sam-validate sam-build bench lock openapi clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -53,8 +53,11 @@ typecheck: $(VENV)/.installed ## mypy (strict on the domain); each handler apart
 	$(BIN)/mypy
 	@for f in functions/*/app.py; do $(BIN)/mypy --no-namespace-packages $$f || exit 1; done
 
-pytest: $(VENV)/.installed $(TOOLS_VENV)/.installed ## unit + functional tests (e2e skip without AWS)
+pytest: $(VENV)/.installed $(TOOLS_VENV)/.installed browser ## unit + functional tests (e2e skip without AWS)
 	SAM_CLI=$(abspath $(TOOLS_VENV))/bin/sam $(PY) -m pytest
+
+browser: ## the system Chromium the web console's tests drive (installed when missing, as root)
+	@scripts/ensure-chromium
 
 cfn-lint: $(VENV)/.installed ## lint template.yaml
 	$(BIN)/cfn-lint template.yaml

@@ -1,0 +1,115 @@
+"""The console as a person uses it: labelled controls, visible text (a page object)."""
+
+from __future__ import annotations
+
+import mimetypes
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from playwright.sync_api import BrowserContext, Locator, Page, Route, expect
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+STATIC_DIR = REPO_ROOT / "tools" / "agent_memory_tools" / "webconsole" / "static"
+TITLES = {"user": "User profile", "memory": "Project memory"}
+
+
+@dataclass
+class ConsolePage:
+    page: Page
+    url: str
+
+    @classmethod
+    def open(cls, context: BrowserContext, url: str) -> ConsolePage:
+        if not _front_serves_console(url):
+            _serve_static_files(context, url)
+        page = context.new_page()
+        page.goto(url + "/")
+        expect(page.locator("body")).to_have_attribute("data-ready", "true")
+        return cls(page, url)
+
+    # --- signing in -----------------------------------------------------------------------
+
+    def sign_in_with_token(self, token: str) -> None:
+        self.page.get_by_label("Token").fill(token)
+        self.page.get_by_role("button", name="Use this token").click()
+
+    def expect_signed_in_as(self, name: str) -> None:
+        expect(self.page.locator("#who")).to_contain_text(f"Signed in as {name}")
+        expect(self.page.get_by_role("heading", name="Chat")).to_be_visible()
+        expect(self.page.locator("#documents .document")).to_have_count(2)
+
+    # --- chat -----------------------------------------------------------------------------
+
+    def send(self, message: str) -> Locator:
+        """Types and sends a message; the new turn's list item."""
+        count = self.turns.count()
+        self.page.get_by_label("Message").fill(message)
+        self.page.get_by_role("button", name="Send").click()
+        expect(self.turns).to_have_count(count + 1)
+        return self.turns.nth(count)
+
+    @property
+    def turns(self) -> Locator:
+        return self.page.locator("#turns > li.turn")
+
+    @staticmethod
+    def badge(turn: Locator) -> Locator:
+        return turn.locator(".badge")
+
+    def expect_outcome(self, turn: Locator, status: str, text: str | None = None) -> None:
+        expect(self.badge(turn)).to_have_attribute("data-status", status, timeout=20_000)
+        if text is not None:
+            expect(self.badge(turn)).to_have_text(text)
+
+    # --- memory panel ---------------------------------------------------------------------
+
+    def document(self, target: str) -> Locator:
+        return self.page.get_by_role("region", name=TITLES[target])
+
+    def entries(self, target: str) -> Locator:
+        return self.document(target).locator(".entry-text")
+
+    def entry(self, target: str, text: str) -> Locator:
+        return (
+            self.document(target)
+            .locator("li.entry")
+            .filter(has=self.page.locator(".entry-text", has_text=text))
+        )
+
+    def usage_bar(self, target: str) -> Locator:
+        return self.document(target).get_by_label(f"{TITLES[target]}: characters used")
+
+    @property
+    def error(self) -> Locator:
+        return self.page.locator("#error")
+
+
+def _front_serves_console(url: str) -> bool:
+    """Whether the stack itself serves the console at / (the local front does)."""
+    try:
+        with urllib.request.urlopen(url + "/", timeout=5) as response:
+            return response.headers.get_content_type() == "text/html"
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+def _serve_static_files(context: BrowserContext, url: str) -> None:
+    """Until the local front serves the console, the browser gets its files from disk at the
+    stack's own origin (everything else goes to the stack), so the console is same-origin."""
+
+    def handle(route: Route) -> None:
+        path = urlsplit(route.request.url).path
+        name = "index.html" if path == "/" else path.lstrip("/")
+        file = STATIC_DIR / name
+        if route.request.method == "GET" and "/" not in name and file.is_file():
+            content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
+            if name.endswith(".js"):
+                content_type = "text/javascript"
+            route.fulfill(status=200, body=file.read_bytes(), content_type=content_type)
+        else:
+            route.continue_()
+
+    context.route(f"{url}/**", handle)

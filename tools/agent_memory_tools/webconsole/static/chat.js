@@ -1,0 +1,154 @@
+// The conversation: one list item per turn, its reply (streamed in when the WebSocket is
+// there) and a badge saying what became of memory, with Cancel while it runs and Undo once
+// it saved.
+
+import { byId, el, newUuid } from "./dom.js";
+
+export function describeOutcome(memory) {
+  const status = memory?.status ?? "error";
+  const reason = memory?.reason ? ` (${memory.reason})` : "";
+  const count = memory?.operations ?? 0;
+  switch (status) {
+    case "committed":
+      return `Saved: ${count} change${count === 1 ? "" : "s"}`;
+    case "proposed":
+      return "Proposed: waiting for your approval";
+    case "cancelled":
+      return `Cancelled: nothing saved${reason}`;
+    case "unchanged":
+      return "No memory change";
+    case "read_only":
+      return "Not saved: read-only mode";
+    default:
+      return `Not saved: ${status}${reason}`;
+  }
+}
+
+export class Chat {
+  constructor({ api, stream, features, onSettled, onError }) {
+    this.api = api;
+    this.stream = stream; // a connected TurnStream, or null (POST /chat then)
+    this.features = features;
+    this.onSettled = onSettled;
+    this.onError = onError;
+    this.list = byId("turns");
+  }
+
+  async send(message) {
+    const turnId = newUuid();
+    const view = new TurnView(this.list, message, turnId);
+    view.onCancel = () => this.cancel(turnId, view);
+    view.onUndo = (commitId) => this.undo(commitId, view);
+    if (this.stream?.open) {
+      await new Promise((resolve) => {
+        this.stream.chat(turnId, message, {
+          started: () => view.started(),
+          delta: (text) => view.append(text),
+          done: (frame) => {
+            view.finish(frame.reply, frame.memory, this.features.undo);
+            resolve();
+          },
+          error: (error) => {
+            view.fail(error);
+            resolve();
+          },
+        });
+      });
+    } else {
+      view.started();
+      try {
+        const response = await this.api.chat(message, turnId);
+        view.finish(response.reply, response.memory, this.features.undo);
+      } catch (error) {
+        view.fail(error);
+      }
+    }
+    this.onSettled();
+  }
+
+  async cancel(turnId, view) {
+    view.cancelling();
+    if (this.stream?.open) {
+      this.stream.cancel(turnId);
+      return;
+    }
+    try {
+      await this.api.cancel(turnId);
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
+  async undo(commitId, view) {
+    try {
+      await this.api.undo(commitId);
+      view.undone();
+      this.onSettled();
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+}
+
+class TurnView {
+  constructor(list, message, turnId) {
+    this.onCancel = null;
+    this.onUndo = null;
+    this.reply = el("p", { className: "reply", "aria-busy": "true" });
+    this.badge = el("span", { className: "badge", dataset: { status: "running" } }, "Waiting…");
+    this.cancelButton = el("button", { type: "button", onclick: () => this.onCancel() }, "Cancel");
+    this.actions = el("div", { className: "turn-actions" }, this.badge, this.cancelButton);
+    this.item = el(
+      "li",
+      { className: "turn", dataset: { turnId } },
+      el("p", { className: "said" }, el("span", { className: "visually-hidden" }, "You: "), message),
+      this.reply,
+      this.actions,
+    );
+    list.append(this.item);
+    this.item.scrollIntoView({ block: "nearest" });
+  }
+
+  started() {
+    this.badge.textContent = "Running…";
+  }
+
+  append(text) {
+    this.reply.textContent += text;
+  }
+
+  cancelling() {
+    this.cancelButton.disabled = true;
+    this.badge.textContent = "Cancelling…";
+  }
+
+  finish(reply, memory, undoSupported) {
+    this.reply.textContent = reply ?? "";
+    this.reply.removeAttribute("aria-busy");
+    this.cancelButton.remove();
+    const status = memory?.status ?? "error";
+    this.badge.dataset.status = status;
+    this.badge.textContent = describeOutcome(memory);
+    if (status === "committed" && memory.commit_id && undoSupported) {
+      this.undoButton = el(
+        "button",
+        { type: "button", onclick: () => this.onUndo(memory.commit_id) },
+        "Undo",
+      );
+      this.actions.append(this.undoButton);
+    }
+  }
+
+  fail(error) {
+    this.reply.removeAttribute("aria-busy");
+    this.cancelButton.remove();
+    this.badge.dataset.status = "failed";
+    this.badge.textContent = `Failed: ${error.message}`;
+  }
+
+  undone() {
+    this.badge.dataset.status = "undone";
+    this.badge.textContent = "Undone";
+    this.undoButton?.remove();
+  }
+}

@@ -1,0 +1,101 @@
+// Streamed turns over the WebSocket (DESIGN.md "Streaming turns"): the token rides in the
+// `bearer.<JWT>` subprotocol, because a browser cannot set headers on a WebSocket.
+
+const PROTOCOL = "agent-memory.v1";
+const CONNECT_TIMEOUT_MS = 5000;
+
+export class TurnStream {
+  constructor(url, token) {
+    this.url = url;
+    this.token = token;
+    this.socket = null;
+    this.turns = new Map(); // turn_id -> handlers
+    this.onclose = null;
+  }
+
+  // Resolves true when connected, false when the server has no WebSocket (or refused it).
+  connect() {
+    return new Promise((resolve) => {
+      let socket;
+      try {
+        socket = new WebSocket(this.url, [PROTOCOL, `bearer.${this.token}`]);
+      } catch {
+        resolve(false);
+        return;
+      }
+      const timer = setTimeout(() => {
+        socket.close();
+        resolve(false);
+      }, CONNECT_TIMEOUT_MS);
+      socket.onopen = () => {
+        clearTimeout(timer);
+        if (socket.protocol !== PROTOCOL) {
+          socket.close();
+          resolve(false);
+          return;
+        }
+        this.socket = socket;
+        resolve(true);
+      };
+      socket.onerror = () => {
+        clearTimeout(timer);
+        resolve(false);
+      };
+      socket.onmessage = (event) => this.dispatch(event.data);
+      socket.onclose = () => {
+        clearTimeout(timer);
+        if (this.socket !== socket) return;
+        this.socket = null;
+        for (const [turnId, handlers] of this.turns) {
+          handlers.error({
+            code: "connection_closed",
+            message: "The connection closed before the turn finished; it saved nothing.",
+          }, turnId);
+        }
+        this.turns.clear();
+        if (this.onclose) this.onclose();
+      };
+    });
+  }
+
+  get open() {
+    return this.socket !== null && this.socket.readyState === WebSocket.OPEN;
+  }
+
+  // handlers: {started(turnId), delta(text), done(frame), error(error, turnId)}
+  chat(turnId, message, handlers) {
+    this.turns.set(turnId, handlers);
+    this.socket.send(JSON.stringify({ action: "chat", turn_id: turnId, message }));
+  }
+
+  cancel(turnId) {
+    if (this.open) this.socket.send(JSON.stringify({ action: "cancel", turn_id: turnId }));
+  }
+
+  close() {
+    const socket = this.socket;
+    this.socket = null;
+    this.turns.clear();
+    if (socket) socket.close(1000);
+  }
+
+  dispatch(data) {
+    let frame;
+    try {
+      frame = JSON.parse(data);
+    } catch {
+      return;
+    }
+    const handlers = frame && this.turns.get(frame.turn_id);
+    if (!handlers) return;
+    if (frame.type === "started") handlers.started(frame.turn_id);
+    else if (frame.type === "delta") handlers.delta(String(frame.text ?? ""));
+    else if (frame.type === "done") {
+      this.turns.delete(frame.turn_id);
+      handlers.done(frame);
+    } else if (frame.type === "error") {
+      this.turns.delete(frame.turn_id);
+      handlers.error(frame.error || { code: "error", message: "The turn failed." }, frame.turn_id);
+    }
+  }
+}
