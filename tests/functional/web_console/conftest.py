@@ -1,8 +1,8 @@
 """The web console in a real headless Chromium (Debian's package), against a real local stack.
 
-- ``browser``: one Chromium per session, launched from the system's executable (Playwright
+- ``browser``: one Chromium per test module, launched from the system's executable (Playwright
   never downloads a browser here). Without Chromium the tests skip; ``make test`` installs it.
-- ``stack``: the local stack as ``make run`` starts it (a subprocess, port 0).
+- ``stack``: the local stack as ``make run`` starts it (a subprocess, port 0), per module.
 - ``console``: a fresh browser context (its own storage: a separate person) with a page on
   the console; ``console_for`` opens more (two users side by side).
 - A failing test leaves a screenshot of each of its pages in ``reports/web-console/``.
@@ -38,7 +38,9 @@ def chromium_executable() -> str | None:
     return os.environ.get(ENV_CHROMIUM) or shutil.which("chromium")
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: Playwright's sync API keeps an event loop running on the main
+# thread while it is open, which would break later tests that call asyncio.run().
+@pytest.fixture(scope="module")
 def browser() -> Iterator[sync_api.Browser]:
     executable = chromium_executable()
     if executable is None:
@@ -61,7 +63,7 @@ def issuer(issuer_dir: Path) -> DevIssuer:
     return DevIssuer(issuer_dir)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory, issuer_dir: Path) -> Iterator[RunningStack]:
     running = start_stack(tmp_path_factory.mktemp("stack"), issuer_dir)
     try:
