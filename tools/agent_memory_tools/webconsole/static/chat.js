@@ -52,6 +52,7 @@ export class Chat {
             view.fail(error);
             resolve();
           },
+          cancelRefused: (error) => this.onError(error),
         });
       });
     } else {

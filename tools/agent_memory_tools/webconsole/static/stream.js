@@ -62,13 +62,16 @@ export class TurnStream {
     return this.socket !== null && this.socket.readyState === WebSocket.OPEN;
   }
 
-  // handlers: {started(turnId), delta(text), done(frame), error(error, turnId)}
+  // handlers: {started(turnId), delta(text), done(frame), error(error, turnId),
+  // cancelRefused(error)}; a `cancelled` frame only acknowledges a cancel: done follows.
   chat(turnId, message, handlers) {
     this.turns.set(turnId, handlers);
     this.socket.send(JSON.stringify({ action: "chat", turn_id: turnId, message }));
   }
 
   cancel(turnId) {
+    const handlers = this.turns.get(turnId);
+    if (handlers) handlers.cancelSent = true;
     if (this.open) this.socket.send(JSON.stringify({ action: "cancel", turn_id: turnId }));
   }
 
@@ -93,6 +96,11 @@ export class TurnStream {
     else if (frame.type === "done") {
       this.turns.delete(frame.turn_id);
       handlers.done(frame);
+    } else if (frame.type === "error" && handlers.cancelSent) {
+      // The cancel was refused (the turn had already committed, say): the turn itself goes
+      // on and its done frame still says what became of memory.
+      handlers.cancelSent = false;
+      if (handlers.cancelRefused) handlers.cancelRefused(frame.error);
     } else if (frame.type === "error") {
       this.turns.delete(frame.turn_id);
       handlers.error(frame.error || { code: "error", message: "The turn failed." }, frame.turn_id);
