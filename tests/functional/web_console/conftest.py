@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "local_stack"))
 from console_page import ConsolePage
 from stack_support import RunningStack, start_stack
 
-from agent_memory.auth import DevIssuer
+from agent_memory_tools.dev_auth import DevIssuer
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 SCREENSHOTS = REPO_ROOT / "reports" / "web-console"

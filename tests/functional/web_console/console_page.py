@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-import mimetypes
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
-from pathlib import Path
-from urllib.parse import urlsplit
 
-from playwright.sync_api import BrowserContext, Locator, Page, Route, expect
+from playwright.sync_api import BrowserContext, Locator, Page, expect
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
-STATIC_DIR = REPO_ROOT / "tools" / "agent_memory_tools" / "webconsole" / "static"
 TITLES = {"user": "User profile", "memory": "Project memory"}
 
 
@@ -23,14 +16,17 @@ class ConsolePage:
 
     @classmethod
     def open(cls, context: BrowserContext, url: str) -> ConsolePage:
-        if not _front_serves_console(url):
-            _serve_static_files(context, url)
         page = context.new_page()
         page.goto(url + "/")
         expect(page.locator("body")).to_have_attribute("data-ready", "true")
         return cls(page, url)
 
     # --- signing in -----------------------------------------------------------------------
+
+    def sign_in_as(self, name: str) -> None:
+        """Through the local stack's dev issuer, as a person would: type a name."""
+        self.page.get_by_label("Name").fill(name)
+        self.page.get_by_role("button", name="Sign in", exact=True).click()
 
     def sign_in_with_token(self, token: str) -> None:
         self.page.get_by_label("Token").fill(token)
@@ -85,31 +81,3 @@ class ConsolePage:
     @property
     def error(self) -> Locator:
         return self.page.locator("#error")
-
-
-def _front_serves_console(url: str) -> bool:
-    """Whether the stack itself serves the console at / (the local front does)."""
-    try:
-        with urllib.request.urlopen(url + "/", timeout=5) as response:
-            return response.headers.get_content_type() == "text/html"
-    except (urllib.error.URLError, OSError):
-        return False
-
-
-def _serve_static_files(context: BrowserContext, url: str) -> None:
-    """Until the local front serves the console, the browser gets its files from disk at the
-    stack's own origin (everything else goes to the stack), so the console is same-origin."""
-
-    def handle(route: Route) -> None:
-        path = urlsplit(route.request.url).path
-        name = "index.html" if path == "/" else path.lstrip("/")
-        file = STATIC_DIR / name
-        if route.request.method == "GET" and "/" not in name and file.is_file():
-            content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
-            if name.endswith(".js"):
-                content_type = "text/javascript"
-            route.fulfill(status=200, body=file.read_bytes(), content_type=content_type)
-        else:
-            route.continue_()
-
-    context.route(f"{url}/**", handle)

@@ -8,13 +8,32 @@ from console_page import ConsolePage
 from playwright.sync_api import expect
 from stack_support import RunningStack
 
-from agent_memory.auth import DevIssuer
+from agent_memory_tools.dev_auth import DevIssuer
 
 OPTIONAL_SECTIONS = {
     "/memory/history": "#history",
     "/memory/settings": "#settings",
     "/memory/proposals": "#proposals",
 }
+
+
+def test_signing_in_by_name_through_the_dev_issuer(
+    console: ConsolePage,
+    stack: RunningStack,
+    issuer: DevIssuer,
+    user_name: Callable[[str], str],
+) -> None:
+    # GIVEN the console of a local stack, which offers signing in by name
+    name = user_name("carol")
+    expect(console.page.get_by_label("Name")).to_be_focused()
+
+    # WHEN a person types a name and signs in, then saves a fact
+    console.sign_in_as(name)
+    console.expect_signed_in_as(name)
+    console.expect_outcome(console.send("remember: carol signed in by name"), "committed")
+
+    # THEN the fact belongs to that name: another token for the same name reads it back
+    assert stack.memory(issuer.mint(name))["memory"] == ["carol signed in by name"]
 
 
 def test_signing_in_with_a_token_shows_the_users_empty_memory(

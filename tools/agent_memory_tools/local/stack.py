@@ -44,6 +44,7 @@ from agent_memory_tools.local.gateway import LocalGateway
 from agent_memory_tools.local.invoker import DEFAULT_MAX_ENVIRONMENTS, FunctionPool, LocalFunctions
 from agent_memory_tools.local.scheduler import DEFAULT_INTERVAL_SECONDS, CleanupSchedule
 from agent_memory_tools.local.server import LocalApiServer, bind
+from agent_memory_tools.local.webconsole import console_routes
 
 
 @dataclass(frozen=True)
@@ -168,10 +169,14 @@ class LocalStack:
         self._schedule = CleanupSchedule(
             self._functions, interval=self.options.cleanup_interval, log=self._console.line
         ).start()
+        # Signing in by name is for this machine only: a stack reachable from elsewhere
+        # offers no dev issuer (paste a token there).
+        console_issuer = issuer if is_loopback(self.options.host) else None
         self._server.serve(
             local_app(
                 LocalGateway(self._functions),
                 log=self._console.line,
+                routes=console_routes(console_issuer),
                 allow_origins=cors_origins(self._user_env),
             )
         )
