@@ -139,7 +139,7 @@ export class MemoryPanel {
       { className: "commit", dataset: { commitId: commit.commit_id, source: commit.source } },
       el("p", {}, el("strong", {}, sourceName(commit.source)), " · ", formatTime(commit.committed_at)),
       el("ul", { className: "changes" }, (commit.changes ?? []).map(describeChange)),
-      el("button", { type: "button", onclick: undo, "aria-label": `Undo this ${sourceName(commit.source)}` }, "Undo"),
+      el("button", { type: "button", onclick: undo, "aria-label": `Undo: ${sourceName(commit.source)}, ${formatTime(commit.committed_at)}` }, "Undo"),
     );
   }
 }
@@ -223,7 +223,8 @@ class DocumentView {
 }
 
 function sourceName(source) {
-  return { chat: "chat turn", edit: "your edit", undo: "undo", approval: "approval" }[source] ?? source;
+  const names = { chat: "chat turn", edit: "your edit", undo: "undo", approval: "approval", unknown: "an earlier version" };
+  return names[source] ?? source;
 }
 
 function describeProvenance(origin) {
