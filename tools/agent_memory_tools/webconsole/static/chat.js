@@ -45,7 +45,7 @@ export class Chat {
           started: () => view.started(),
           delta: (text) => view.append(text),
           done: (frame) => {
-            view.finish(frame.reply, frame.memory, this.features.undo);
+            view.finish(frame.reply, frame.memory);
             resolve();
           },
           error: (error) => {
@@ -59,7 +59,7 @@ export class Chat {
       view.started();
       try {
         const response = await this.api.chat(message, turnId);
-        view.finish(response.reply, response.memory, this.features.undo);
+        view.finish(response.reply, response.memory);
       } catch (error) {
         view.fail(error);
       }
@@ -123,14 +123,15 @@ class TurnView {
     this.badge.textContent = "Cancelling…";
   }
 
-  finish(reply, memory, undoSupported) {
+  finish(reply, memory) {
     this.reply.textContent = reply ?? "";
     this.reply.removeAttribute("aria-busy");
     this.cancelButton.remove();
     const status = memory?.status ?? "error";
     this.badge.dataset.status = status;
     this.badge.textContent = describeOutcome(memory);
-    if (status === "committed" && memory.commit_id && undoSupported) {
+    // A commit id is the API's promise that undo exists: no need to wait for detection.
+    if (status === "committed" && memory.commit_id) {
       this.undoButton = el(
         "button",
         { type: "button", onclick: () => this.onUndo(memory.commit_id) },
