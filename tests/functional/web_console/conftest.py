@@ -31,6 +31,11 @@ REPO_ROOT = Path(__file__).resolve().parents[3]
 SCREENSHOTS = REPO_ROOT / "reports" / "web-console"
 ENV_CHROMIUM = "CHROMIUM"
 DESKTOP = {"width": 1280, "height": 900}
+# Generous waits: on a loaded 2-core machine a page or a turn can take seconds. Tests wait on
+# conditions, so a generous timeout costs nothing when things are fast.
+EXPECT_TIMEOUT_MS = 20_000
+ACTION_TIMEOUT_MS = 30_000
+sync_api.expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
 
 def chromium_executable() -> str | None:
@@ -98,6 +103,7 @@ def console_for(
 
     def open_console(viewport: dict[str, int] | None = None) -> ConsolePage:
         context = browser.new_context(viewport=viewport or DESKTOP)
+        context.set_default_timeout(ACTION_TIMEOUT_MS)
         console = ConsolePage.open(context, stack.url)
         opened.append(console)
         return console

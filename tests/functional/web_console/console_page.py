@@ -27,10 +27,16 @@ class ConsolePage:
         """Through the local stack's dev issuer, as a person would: type a name."""
         self.page.get_by_label("Name").fill(name)
         self.page.get_by_role("button", name="Sign in", exact=True).click()
+        self.expect_console_ready()
 
     def sign_in_with_token(self, token: str) -> None:
         self.page.get_by_label("Token").fill(token)
         self.page.get_by_role("button", name="Use this token").click()
+        self.expect_console_ready()
+
+    def expect_console_ready(self) -> None:
+        """The console has loaded the user's memory and wired the chat (Send is enabled)."""
+        expect(self.page.locator("body")).to_have_attribute("data-console", "ready")
 
     def expect_signed_in_as(self, name: str) -> None:
         expect(self.page.locator("#who")).to_contain_text(f"Signed in as {name}")

@@ -44,6 +44,7 @@ async function openConsole() {
   byId("who").hidden = false;
   byId("console").hidden = false;
   byId("turns").replaceChildren();
+  setConsoleReady(false);
 
   const stream = new TurnStream(config.wsUrl, session.token);
   state.stream = (await stream.connect()) ? stream : null;
@@ -67,10 +68,20 @@ async function openConsole() {
   }
   state.handlers = { chat, panel, api };
   await panel.refresh();
+  setConsoleReady(true);
   byId("message").focus();
 }
 
+// Until the chat and the panel are wired, Send is disabled (a message typed meanwhile is
+// kept, never dropped); `data-console="ready"` tells a test the same.
+function setConsoleReady(ready) {
+  byId("send").disabled = !ready;
+  if (ready) document.body.dataset.console = "ready";
+  else delete document.body.dataset.console;
+}
+
 function signOut() {
+  setConsoleReady(false);
   state.stream?.close();
   state.stream = null;
   state.handlers = null;
@@ -111,7 +122,9 @@ function wire() {
     await state.handlers.chat.send(message);
   });
   byId("message").addEventListener("keydown", (event) => {
-    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) form.requestSubmit();
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && !byId("send").disabled) {
+      form.requestSubmit();
+    }
   });
 
   const dialog = byId("forget-dialog");
