@@ -64,6 +64,10 @@ export class Api {
     return this.request("POST", `/turns/${encodeURIComponent(turnId)}/cancel`);
   }
 
+  turn(turnId) {
+    return this.request("GET", `/turns/${encodeURIComponent(turnId)}`);
+  }
+
   memory() {
     return this.request("GET", "/memory");
   }

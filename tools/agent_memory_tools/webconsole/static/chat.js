@@ -48,8 +48,8 @@ export class Chat {
             view.finish(frame.reply, frame.memory);
             resolve();
           },
-          error: (error) => {
-            view.fail(error);
+          error: async (error) => {
+            await this.ended(turnId, view, error);
             resolve();
           },
           cancelRefused: (error) => this.onError(error),
@@ -61,10 +61,31 @@ export class Chat {
         const response = await this.api.chat(message, turnId);
         view.finish(response.reply, response.memory);
       } catch (error) {
-        view.fail(error);
+        await this.ended(turnId, view, error);
       }
     }
     this.onSettled();
+  }
+
+  // A turn that ended without its answer: cancelled (the API says `turn_cancelled`), or lost
+  // with its connection, when GET /turns/{turn_id} tells what became of its memory.
+  async ended(turnId, view, error) {
+    if (error.code === "turn_cancelled") {
+      view.cancelled();
+      return;
+    }
+    if (error.code !== "connection_closed") {
+      view.fail(error);
+      return;
+    }
+    try {
+      const turn = await this.api.turn(turnId);
+      view.lost(error, turn.status);
+    } catch (lookup) {
+      // 404: the turn staged nothing, so nothing was saved.
+      if (lookup.status === 404) view.lost(error, null);
+      else view.fail(error);
+    }
   }
 
   async cancel(turnId, view) {
@@ -139,6 +160,29 @@ class TurnView {
       );
       this.actions.append(this.undoButton);
     }
+  }
+
+  cancelled() {
+    this.reply.removeAttribute("aria-busy");
+    this.cancelButton.remove();
+    this.badge.dataset.status = "cancelled";
+    this.badge.textContent = "Cancelled: nothing saved";
+  }
+
+  // The connection closed before the answer; `ledgerStatus` is GET /turns/{id}'s word (null
+  // when the turn staged nothing).
+  lost(error, ledgerStatus) {
+    this.reply.removeAttribute("aria-busy");
+    this.cancelButton.remove();
+    if (ledgerStatus === "committed" || ledgerStatus === "proposed") {
+      this.badge.dataset.status = ledgerStatus;
+      this.badge.textContent = ledgerStatus === "committed"
+        ? "Saved (the connection closed before the answer)"
+        : "Proposed (the connection closed before the answer)";
+      return;
+    }
+    this.badge.dataset.status = "lost";
+    this.badge.textContent = `Not saved: ${error.message}`;
   }
 
   fail(error) {

@@ -3,6 +3,9 @@
 
 const PROTOCOL = "agent-memory.v1";
 const CONNECT_TIMEOUT_MS = 5000;
+// What the cancel route answers when it refuses (the turn had already committed, or the
+// ledger could not be reached): the turn itself goes on. Any other error frame ends the turn.
+const CANCEL_REFUSALS = new Set(["already_committed", "ledger_unavailable"]);
 
 export class TurnStream {
   constructor(url, token) {
@@ -63,7 +66,9 @@ export class TurnStream {
   }
 
   // handlers: {started(turnId), delta(text), done(frame), error(error, turnId),
-  // cancelRefused(error)}; a `cancelled` frame only acknowledges a cancel: done follows.
+  // cancelRefused(error)}. The server answers a cancel frame with `cancelled` (or an error
+  // frame when it refuses); the turn itself then ends with `done` or an error frame
+  // (`turn_cancelled` when the cancel stopped it).
   chat(turnId, message, handlers) {
     this.turns.set(turnId, handlers);
     this.socket.send(JSON.stringify({ action: "chat", turn_id: turnId, message }));
@@ -89,21 +94,31 @@ export class TurnStream {
     } catch {
       return;
     }
-    const handlers = frame && this.turns.get(frame.turn_id);
+    if (!frame || typeof frame !== "object") return;
+    if (frame.type === "error" && !frame.turn_id) {
+      // A chat frame refused before it had a turn id: the oldest turn not yet started.
+      frame.turn_id = [...this.turns].find(([, handlers]) => !handlers.running)?.[0];
+    }
+    const handlers = this.turns.get(frame.turn_id);
     if (!handlers) return;
-    if (frame.type === "started") handlers.started(frame.turn_id);
+    if (frame.type === "started") {
+      handlers.running = true;
+      handlers.started(frame.turn_id);
+    }
     else if (frame.type === "delta") handlers.delta(String(frame.text ?? ""));
+    else if (frame.type === "cancelled") handlers.cancelSent = false;
     else if (frame.type === "done") {
       this.turns.delete(frame.turn_id);
       handlers.done(frame);
-    } else if (frame.type === "error" && handlers.cancelSent) {
-      // The cancel was refused (the turn had already committed, say): the turn itself goes
-      // on and its done frame still says what became of memory.
-      handlers.cancelSent = false;
-      if (handlers.cancelRefused) handlers.cancelRefused(frame.error);
     } else if (frame.type === "error") {
+      const error = frame.error || { code: "error", message: "The turn failed." };
+      if (handlers.cancelSent && CANCEL_REFUSALS.has(error.code)) {
+        handlers.cancelSent = false;
+        if (handlers.cancelRefused) handlers.cancelRefused(error);
+        return;
+      }
       this.turns.delete(frame.turn_id);
-      handlers.error(frame.error || { code: "error", message: "The turn failed." }, frame.turn_id);
+      handlers.error(error, frame.turn_id);
     }
   }
 }
