@@ -84,6 +84,17 @@ class ConsolePage:
     def usage_bar(self, target: str) -> Locator:
         return self.document(target).get_by_label(f"{TITLES[target]}: characters used")
 
+    # --- keyboard -------------------------------------------------------------------------
+
+    def tab_to(self, target: Locator, *, backwards: bool = False, limit: int = 80) -> None:
+        """Presses Tab (Shift+Tab) until ``target`` has the focus, as a keyboard user would."""
+        key = "Shift+Tab" if backwards else "Tab"
+        for _ in range(limit):
+            if target.evaluate("node => node === document.activeElement"):
+                return
+            self.page.keyboard.press(key)
+        raise AssertionError(f"{limit} presses of {key} never reached {target}")
+
     @property
     def error(self) -> Locator:
         return self.page.locator("#error")
