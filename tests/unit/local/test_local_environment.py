@@ -42,8 +42,38 @@ def test_timeouts_and_memory_follow_the_template(template: dict[str, Any]) -> No
         "memory_api": 10,
         "eval": 30,
         "cleanup": 50,
+        "websocket": 30,
     }
     assert configs["authorizer"].memory_mb == 256
+
+
+def test_the_websocket_function_posts_to_the_stacks_own_management_api(
+    template: dict[str, Any],
+) -> None:
+    # GIVEN the stack's wiring naming its management API, and a user env that tries another
+    wiring = StackWiring(
+        dynamodb_endpoint="http://127.0.0.1:2",
+        issuer_env=ISSUER_ENV,
+        root=Path("/repo"),
+        management_endpoint="http://127.0.0.1:3000/local",
+    )
+    config = function_configs(template)["websocket"]
+
+    # WHEN the WebSocket function's and the chat function's environments are made
+    env = function_environment(
+        config,
+        template=template,
+        wiring=wiring,
+        user_env={"WEBSOCKET_MANAGEMENT_ENDPOINT": "https://elsewhere.example/prod"},
+    )
+    chat = function_environment(
+        function_configs(template)["chat"], template=template, wiring=wiring, user_env={}
+    )
+
+    # THEN only the WebSocket function gets it, and the stack's value wins
+    assert env["WEBSOCKET_MANAGEMENT_ENDPOINT"] == "http://127.0.0.1:3000/local"
+    assert env["MODEL_PROVIDER"] == "rules"
+    assert "WEBSOCKET_MANAGEMENT_ENDPOINT" not in chat
 
 
 def test_chat_gets_local_tables_memory_on_and_the_rules_model(template: dict[str, Any]) -> None:

@@ -73,6 +73,8 @@ def banner(facts: BannerFacts) -> str:
         f"  API       {facts.url}",
         "            POST /chat, GET|PATCH|DELETE /memory, POST /turns/{turn_id}/cancel,",
         "            POST /eval/chat",
+        f"  stream    ws{facts.url.removeprefix('http')}/ws (subprotocols agent-memory.v1 and"
+        " bearer.<token>)",
         f"  memory    {'on' if facts.memory_enabled else 'off'} (MEMORY_ENABLED)",
         f"  model     {facts.model}",
         f"  DynamoDB  moto at {facts.dynamodb_url} (in memory: gone when this stops)",

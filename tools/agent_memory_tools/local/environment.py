@@ -29,6 +29,7 @@ from agent_memory.repository import (
     ENV_TURN_LEDGER_TABLE,
     TableNames,
 )
+from agent_memory.websocket import ENV_MANAGEMENT_ENDPOINT
 from agent_memory_tools.local.exceptions import StartupError
 from agent_memory_tools.local.functions import FunctionConfig
 
@@ -49,7 +50,8 @@ REAL_CREDENTIAL_VARIABLES = (
     "AWS_DEFAULT_PROFILE",
 )
 
-LOCAL_PARAMETERS = {"Stage": "local", "MemoryEnabled": "true", "DebugContentCapture": "false"}
+LOCAL_STAGE = "local"
+LOCAL_PARAMETERS = {"Stage": LOCAL_STAGE, "MemoryEnabled": "true", "DebugContentCapture": "false"}
 LOCAL_DEFAULTS = {
     "LOG_LEVEL": "WARNING",
     "POWERTOOLS_TRACE_DISABLED": "true",
@@ -70,6 +72,7 @@ STACK_OWNED = frozenset(
         ENV_JWKS_URL,
         ENV_ALGORITHMS,
         ENV_ROOT,
+        ENV_MANAGEMENT_ENDPOINT,
     }
 )
 
@@ -82,6 +85,8 @@ class StackWiring:
     issuer_env: Mapping[str, str]  # DevIssuer.authorizer_env(jwks_url)
     root: Path
     tables: TableNames = LOCAL_TABLES
+    # The WebSocket function's management API: the local front's own port and stage.
+    management_endpoint: str = ""
 
 
 def model_provider(user_env: Mapping[str, str]) -> str:
@@ -112,6 +117,8 @@ def function_environment(
     env[ENV_ROOT] = str(wiring.root)
     if config.name == "authorizer":
         env.update(wiring.issuer_env)
+    if config.name == "websocket" and wiring.management_endpoint:
+        env[ENV_MANAGEMENT_ENDPOINT] = wiring.management_endpoint
     env.setdefault(ENV_REGION, user_env.get("AWS_DEFAULT_REGION", DEFAULT_REGION))
     env.setdefault("AWS_DEFAULT_REGION", env[ENV_REGION])
     if model_provider(user_env) != "bedrock":

@@ -15,7 +15,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-FUNCTIONS = ("authorizer", "chat", "memory_api", "eval", "cleanup")
+FUNCTIONS = ("authorizer", "chat", "memory_api", "eval", "cleanup", "websocket")
 
 Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
 

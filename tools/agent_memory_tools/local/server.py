@@ -9,6 +9,7 @@ listening socket is closed.
 
 from __future__ import annotations
 
+import logging
 import socket
 import threading
 import time
@@ -16,6 +17,7 @@ import time
 import uvicorn
 from starlette.types import ASGIApp
 
+from agent_memory.websocket import MAX_MESSAGE_BYTES
 from agent_memory_tools.local.front import JsonErrorsH11Protocol
 
 SHUTDOWN_GRACE_SECONDS = 2
@@ -41,6 +43,19 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+class _RefusedHandshakeFilter(logging.Filter):
+    """uvicorn logs "returned without completing handshake" for every handshake the app
+    refuses with an ASGI denial response (a 401 or 403 sent in full): that is no error."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.msg != "ASGI callable returned without completing handshake."
+
+
+_UVICORN_ERRORS = logging.getLogger("uvicorn.error")
+if not any(isinstance(f, _RefusedHandshakeFilter) for f in _UVICORN_ERRORS.filters):
+    _UVICORN_ERRORS.addFilter(_RefusedHandshakeFilter())
+
+
 class LocalApiServer:
     """uvicorn serving ``app`` on an already bound socket, in a background thread."""
 
@@ -57,7 +72,10 @@ class LocalApiServer:
         config = uvicorn.Config(
             app,
             http=JsonErrorsH11Protocol,
-            ws="none",  # the WebSocket endpoint (/ws) chooses its protocol when it is added
+            # The websockets library's sans-I/O protocol (/ws); a message over API Gateway's
+            # 128 KB closes the connection with 1009, as API Gateway does.
+            ws="websockets-sansio",
+            ws_max_size=MAX_MESSAGE_BYTES,
             lifespan="off",
             loop="asyncio",
             access_log=False,  # the front writes one line per request itself

@@ -33,6 +33,7 @@ from agent_memory_tools.local.dynamodb import LocalDynamoDB
 from agent_memory_tools.local.environment import (
     ENV_CLEANUP_INTERVAL,
     ENV_MAX_CONCURRENCY,
+    LOCAL_STAGE,
     LOCAL_TABLES,
     StackWiring,
     function_environment,
@@ -45,6 +46,7 @@ from agent_memory_tools.local.invoker import DEFAULT_MAX_ENVIRONMENTS, FunctionP
 from agent_memory_tools.local.scheduler import DEFAULT_INTERVAL_SECONDS, CleanupSchedule
 from agent_memory_tools.local.server import LocalApiServer, bind
 from agent_memory_tools.local.webconsole import console_routes
+from agent_memory_tools.local.websocket_front import websocket_routes
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,7 @@ class LocalStack:
             dynamodb_endpoint=self._dynamodb.endpoint_url,
             issuer_env=issuer.authorizer_env(jwks_url),
             root=root,
+            management_endpoint=f"{client_url(self.options.host, self._server.port)}/{LOCAL_STAGE}",
         )
         environments = {
             name: function_environment(
@@ -176,7 +179,10 @@ class LocalStack:
             local_app(
                 LocalGateway(self._functions),
                 log=self._console.line,
-                routes=console_routes(console_issuer),
+                routes=[
+                    *websocket_routes(self._functions, stage=LOCAL_STAGE, log=self._console.line),
+                    *console_routes(console_issuer),
+                ],
                 allow_origins=cors_origins(self._user_env),
             )
         )
