@@ -95,9 +95,15 @@ export class TurnStream {
       return;
     }
     if (!frame || typeof frame !== "object") return;
+    if (frame.type === undefined && typeof frame.message === "string") {
+      // API Gateway's own words when an invocation failed: {"message": "Internal server error"}.
+      frame = { type: "error", error: { code: "gateway", message: frame.message } };
+    }
     if (frame.type === "error" && !frame.turn_id) {
-      // A chat frame refused before it had a turn id: the oldest turn not yet started.
-      frame.turn_id = [...this.turns].find(([, handlers]) => !handlers.running)?.[0];
+      // An error that names no turn (a chat frame refused before it had a turn id, a failed
+      // invocation): the oldest turn not yet started, else the oldest one running.
+      const pending = [...this.turns];
+      frame.turn_id = (pending.find(([, handlers]) => !handlers.running) ?? pending[0])?.[0];
     }
     const handlers = this.turns.get(frame.turn_id);
     if (!handlers) return;
