@@ -18,7 +18,7 @@ export PATH := $(dir $(PYTHON313)):$(PATH)
 export SAM_CLI_TELEMETRY := 0
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help run test lint typecheck pytest browser cfn-lint sam-validate sam-build bench lock openapi clean
+.PHONY: help run test lint typecheck pytest browser console-screenshot cfn-lint sam-validate sam-build bench lock openapi clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -58,6 +58,9 @@ pytest: $(VENV)/.installed $(TOOLS_VENV)/.installed browser ## unit + functional
 
 browser: ## the system Chromium the web console's tests drive (installed when missing, as root)
 	@scripts/ensure-chromium
+
+console-screenshot: $(VENV)/.installed browser ## docs/console.png from the real console (local stack, headless Chromium)
+	$(PY) scripts/console_screenshot.py
 
 cfn-lint: $(VENV)/.installed ## lint template.yaml
 	$(BIN)/cfn-lint template.yaml
