@@ -10,7 +10,8 @@ from stack_support import RunningStack
 
 from agent_memory_tools.dev_auth import DevIssuer
 
-SLOW_SECONDS = 6
+# Long enough that Cancel lands before the turn would commit, even on a loaded machine.
+SLOW_SECONDS = 10
 
 
 def test_cancel_while_a_turn_runs_saves_nothing(
