@@ -74,6 +74,9 @@ sam-build: $(TOOLS_VENV)/.installed ## sam build (arm64, no Docker)
 bench: $(VENV)/.installed ## benchmarks (printed figures)
 	@for b in benchmarks/bench_*.py; do echo "==> $$b"; $(PY) $$b; done
 
+openapi: $(VENV)/.installed ## regenerate docs/openapi.json from the handlers (a test fails when it is stale)
+	$(BIN)/agent-memory openapi > docs/openapi.json
+
 lock: ## re-resolve and pin requirements/*.lock and the layer's requirements.txt from requirements/*.in
 	@for name in dev tools runtime; do \
 	  rm -rf /tmp/agent-memory-lock-$$name && $(PYTHON313) -m venv /tmp/agent-memory-lock-$$name && \

@@ -15,6 +15,8 @@ app = build_resolver()
 
 @app.post(
     "/chat",
+    operation_id="chat",
+    tags=["chat"],
     summary="One chat turn with the caller's memory",
     description="Memory changes the model proposes are committed only if the turn succeeds; "
     "`memory.status` says what became of them.",

@@ -13,7 +13,12 @@ from agent_memory.telemetry.entrypoint import private_api_handler
 app = build_resolver()
 
 
-@app.post("/eval/chat", summary="Memory-free chat for evaluation traffic (AWS_IAM)")
+@app.post(
+    "/eval/chat",
+    summary="Memory-free chat for evaluation traffic (AWS_IAM)",
+    operation_id="eval_chat",
+    tags=["evaluation"],
+)
 def eval_chat(body: ChatRequest) -> ChatResponse:
     result = run_chat_turn(
         eval_service(),

@@ -35,7 +35,12 @@ from agent_memory.telemetry.entrypoint import private_api_handler
 app = build_resolver()
 
 
-@app.get("/memory", summary="The caller's two memory documents, with each entry's provenance")
+@app.get(
+    "/memory",
+    summary="The caller's two memory documents, with each entry's provenance",
+    operation_id="get_memory",
+    tags=["memory"],
+)
 def get_memory() -> MemoryDocumentsResponse:
     user_id = authenticated_subject(app)
     return documents_response(memory_service().documents(user_id))
@@ -43,6 +48,8 @@ def get_memory() -> MemoryDocumentsResponse:
 
 @app.patch(
     "/memory",
+    operation_id="patch_memory",
+    tags=["memory"],
     summary="Edit memory with the tool's exact contract (one batch, all or nothing)",
 )
 def patch_memory(body: PatchMemoryRequest) -> MemoryDocumentsResponse:
@@ -55,6 +62,8 @@ def patch_memory(body: PatchMemoryRequest) -> MemoryDocumentsResponse:
 @app.delete(
     "/memory",
     status_code=204,
+    operation_id="delete_memory",
+    tags=["memory"],
     summary="Forget everything: both documents, their history and pending proposals",
 )
 def delete_memory() -> Response[str]:
@@ -63,7 +72,12 @@ def delete_memory() -> Response[str]:
     return Response(status_code=204, body="")
 
 
-@app.get("/memory/history", summary="The caller's commits, newest first")
+@app.get(
+    "/memory/history",
+    summary="The caller's commits, newest first",
+    operation_id="get_history",
+    tags=["history"],
+)
 def get_history(
     limit: Annotated[int, Query(ge=1, le=MAX_HISTORY_PAGE)] = DEFAULT_HISTORY_PAGE,
     cursor: Annotated[str | None, Query(max_length=64)] = None,
@@ -78,14 +92,25 @@ def get_history(
     )
 
 
-@app.delete("/memory/history", status_code=204, summary="Erase the history, keep the memory")
+@app.delete(
+    "/memory/history",
+    status_code=204,
+    summary="Erase the history, keep the memory",
+    operation_id="delete_history",
+    tags=["history"],
+)
 def delete_history() -> Response[str]:
     user_id = authenticated_subject(app)
     user_control_service().delete_history(user_id)
     return Response(status_code=204, body="")
 
 
-@app.post("/memory/undo", summary="Undo a commit on the latest memory, as a new commit")
+@app.post(
+    "/memory/undo",
+    summary="Undo a commit on the latest memory, as a new commit",
+    operation_id="undo_commit",
+    tags=["history"],
+)
 def undo(body: UndoRequest) -> MemoryDocumentsResponse:
     user_id = authenticated_subject(app)
     remaining_ms = app.lambda_context.get_remaining_time_in_millis()
@@ -93,13 +118,23 @@ def undo(body: UndoRequest) -> MemoryDocumentsResponse:
     return documents_response(loaded)
 
 
-@app.get("/memory/settings", summary="The caller's write mode")
+@app.get(
+    "/memory/settings",
+    summary="The caller's write mode",
+    operation_id="get_settings",
+    tags=["settings"],
+)
 def get_settings() -> WriteModeSettings:
     user_id = authenticated_subject(app)
     return WriteModeSettings(write_mode=user_control_service().write_mode(user_id))
 
 
-@app.put("/memory/settings", summary="Set the write mode: auto, approve or read_only")
+@app.put(
+    "/memory/settings",
+    summary="Set the write mode: auto, approve or read_only",
+    operation_id="put_settings",
+    tags=["settings"],
+)
 def put_settings(body: WriteModeSettings) -> WriteModeSettings:
     user_id = authenticated_subject(app)
     return WriteModeSettings(
@@ -107,7 +142,12 @@ def put_settings(body: WriteModeSettings) -> WriteModeSettings:
     )
 
 
-@app.get("/memory/proposals", summary="Pending proposals of turns that ran in approve mode")
+@app.get(
+    "/memory/proposals",
+    summary="Pending proposals of turns that ran in approve mode",
+    operation_id="get_proposals",
+    tags=["proposals"],
+)
 def get_proposals() -> ProposalsResponse:
     user_id = authenticated_subject(app)
     proposals = user_control_service().proposals(user_id)
@@ -116,6 +156,8 @@ def get_proposals() -> ProposalsResponse:
 
 @app.post(
     "/memory/proposals/<proposal_id>/approve",
+    operation_id="approve_proposal",
+    tags=["proposals"],
     summary="Apply a proposal to the latest memory (409 when it no longer applies)",
 )
 def approve_proposal(proposal_id: str) -> MemoryDocumentsResponse:
@@ -125,7 +167,13 @@ def approve_proposal(proposal_id: str) -> MemoryDocumentsResponse:
     return documents_response(loaded)
 
 
-@app.post("/memory/proposals/<proposal_id>/reject", status_code=204, summary="Drop a proposal")
+@app.post(
+    "/memory/proposals/<proposal_id>/reject",
+    status_code=204,
+    summary="Drop a proposal",
+    operation_id="reject_proposal",
+    tags=["proposals"],
+)
 def reject_proposal(proposal_id: str) -> Response[str]:
     user_id = authenticated_subject(app)
     user_control_service().reject(user_id, proposal_id)
@@ -134,6 +182,8 @@ def reject_proposal(proposal_id: str) -> Response[str]:
 
 @app.post(
     "/turns/<turn_id>/cancel",
+    operation_id="cancel_turn",
+    tags=["turns"],
     summary="Cancel a turn: it can then never commit (409 if it already has)",
 )
 def cancel_turn(turn_id: str) -> CancelResponse:

@@ -108,3 +108,27 @@ def test_a_422_never_echoes_an_unexpected_key(api: Api) -> None:
     assert reply.status == 422
     assert secret not in json.dumps(reply.body)
     assert "operations.0: unknown fields are not allowed" in reply.body["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "operation",
+    [
+        {"target": "memory", "action": "sk_live_secret_action", "content": "x"},
+        {"target": "memory", "content": "x"},
+        {"target": "memory", "action": "add", "match": "sk_live_secret_match", "content": "x"},
+        {"target": "memory", "action": "remove"},
+    ],
+    ids=["unknown-action", "no-action", "add-with-match", "remove-without-match"],
+)
+def test_an_operation_breaking_its_actions_fields_is_a_422_that_quotes_nothing(
+    api: Api, operation: dict[str, str]
+) -> None:
+    # GIVEN an operation whose fields do not fit its action (or whose action is unknown)
+    # WHEN it is sent as an edit
+    reply = api.call("PATCH", "/memory", body={"operations": [operation]})
+
+    # THEN it is a 422 that names the field and the rule, never the caller's values
+    assert (reply.status, reply.body["error"]["code"]) == (422, "invalid_request"), reply
+    assert "sk_live_secret" not in json.dumps(reply.body)
+    assert reply.body["error"]["message"].startswith("operations.0")
+    assert api.items("memory") == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from openapi_spec_validator import validate
 
@@ -51,3 +52,42 @@ def test_a_stale_document_is_detected(tmp_path: object) -> None:
     stale.write_text(CHECKED_IN.read_text().replace('"/chat"', '"/talk"'))
 
     assert main(["openapi", "--check", str(stale)]) == 1
+
+
+def test_every_operation_is_ready_for_client_generators() -> None:
+    # GIVEN the checked-in document
+    document = json.loads(CHECKED_IN.read_text())
+    tags = {tag["name"] for tag in document["tags"]}
+    operations = [
+        (method, path, operation)
+        for path, ops in document["paths"].items()
+        for method, operation in ops.items()
+    ]
+
+    # THEN each operation has its own short operationId (set on the route, not Powertools'
+    # generated `name_path_method`) and one declared tag
+    ids = [operation["operationId"] for _, _, operation in operations]
+    assert len(set(ids)) == len(ids)
+    for method, path, operation in operations:
+        where = f"{method.upper()} {path}"
+        assert re.fullmatch(r"[a-z]+(_[a-z]+)*", operation["operationId"]), where
+        assert not operation["operationId"].endswith(f"_{method}"), where
+        assert len(operation["tags"]) == 1, where
+        assert operation["tags"][0] in tags, where
+        responses = operation["responses"]
+        # a 204 has no body to parse; 5xx, throttling and the authorizer's 403 are described
+        assert all("content" not in responses[code] for code in responses if code == "204")
+        assert {"403", "429", "4XX", "5XX"} <= set(responses), where
+        if not path.startswith("/eval/"):
+            assert responses["401"]["content"]["application/json"]["schema"] == {
+                "$ref": "#/components/schemas/GatewayMessage"
+            }, where
+
+
+def test_uuid_inputs_say_so() -> None:
+    document = json.loads(CHECKED_IN.read_text())
+    chat = document["paths"]["/chat"]["post"]
+    (header,) = [p for p in chat["parameters"] if p["name"].lower() == "idempotency-key"]
+    assert header["schema"] == {"type": "string", "format": "uuid"}
+    cancel = document["paths"]["/turns/{turn_id}/cancel"]["post"]
+    assert cancel["parameters"][0]["schema"]["format"] == "uuid"

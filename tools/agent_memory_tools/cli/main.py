@@ -38,7 +38,7 @@ def _openapi(args: argparse.Namespace) -> int:
         with open(args.check, encoding="utf-8") as checked_in:
             if checked_in.read() != document:
                 raise CommandError(
-                    f"{args.check} is stale: run `agent-memory openapi > {args.check}`."
+                    f"{args.check} is stale: run `make openapi` (agent-memory openapi > {args.check})."
                 )
         return 0
     sys.stdout.write(document)

@@ -7,9 +7,11 @@ Request models forbid unknown fields, so a body cannot smuggle an identity (``us
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from agent_memory.domain.exceptions import ErrorCode
 
 MAX_MESSAGE_CHARS = 16_000
 MAX_HISTORY_ITEMS = 40
@@ -30,6 +32,52 @@ MemoryStatusName = Literal[
 WriteModeName = Literal["auto", "approve", "read_only"]
 ChangeSource = Literal["chat", "edit", "undo", "approval"]
 ProvenanceSource = Literal["chat", "edit", "undo", "approval", "unknown"]
+# The ``error.code`` of every error body the API sends (handlers, the resolver, and the
+# local gateway where API Gateway itself answers). tests/unit/http/test_http_error_codes.py
+# reads the sources and fails when a code is emitted that is not listed here, or listed and
+# no longer emitted. A 422 of a memory rule carries a domain ``ErrorCode`` instead.
+ApiErrorCode = Literal[
+    "already_committed",
+    "bad_request",
+    "body_too_large",
+    "client_disconnected",
+    "commit_failed",
+    "commit_not_found",
+    "conflict",
+    "edit_cancelled",
+    "edit_outcome_unknown",
+    "edit_timeout",
+    "internal_error",
+    "invalid_commit_id",
+    "invalid_cursor",
+    "invalid_idempotency_key",
+    "invalid_json",
+    "invalid_operations",
+    "invalid_proposal_id",
+    "invalid_request",
+    "invalid_turn_id",
+    "ledger_unavailable",
+    "memory_disabled",
+    "memory_forgotten",
+    "memory_unavailable",
+    "method_not_allowed",
+    "model_answer_cut_off",
+    "model_answer_refused",
+    "model_error",
+    "model_loop_limit",
+    "not_found",
+    "proposal_conflict",
+    "proposal_not_found",
+    "throttled",
+    "timeout",
+    "turn_cancelled",
+    "turn_timeout",
+    "unauthenticated",
+    "unavailable",
+    "undo_conflict",
+    "unsupported_media_type",
+]
+ERROR_CODES: tuple[str, ...] = tuple(sorted({*get_args(ApiErrorCode), *ErrorCode}))
 MAX_HISTORY_PAGE = 50
 DEFAULT_HISTORY_PAGE = 20
 
@@ -105,13 +153,36 @@ class MemoryDocumentsResponse(BaseModel):
     memory: MemoryDocument
 
 
-class OperationBody(_Strict):
-    """One operation, with the memory tool's exact contract."""
+class AddOperation(_Strict):
+    """Add ``content`` as a new entry of ``target``."""
 
     target: Literal["user", "memory"]
-    action: Literal["add", "replace", "remove"]
-    match: str | None = None
-    content: str | None = None
+    action: Literal["add"]
+    content: str
+
+
+class ReplaceOperation(_Strict):
+    """Replace the one entry of ``target`` that contains ``match`` with ``content``."""
+
+    target: Literal["user", "memory"]
+    action: Literal["replace"]
+    match: str
+    content: str
+
+
+class RemoveOperation(_Strict):
+    """Remove the one entry of ``target`` that contains ``match``."""
+
+    target: Literal["user", "memory"]
+    action: Literal["remove"]
+    match: str
+
+
+# One operation with the memory tool's exact contract: ``action`` says which fields it needs
+# (a discriminated union, so a generated client gets one type per action).
+OperationBody = Annotated[
+    AddOperation | ReplaceOperation | RemoveOperation, Field(discriminator="action")
+]
 
 
 class PatchMemoryRequest(_Strict):

@@ -23,6 +23,8 @@ from agent_memory.http.exceptions import ApiError
 logger = Logger(service="agent-memory", child=True)
 
 JSON = "application/json"
+# The tags of the request bodies' discriminated unions (the operation's action).
+UNION_TAGS = frozenset({"add", "replace", "remove"})
 
 
 def error_response(status: int, code: str, message: str) -> Response[Any]:
@@ -38,10 +40,16 @@ def describe_validation_errors(errors: list[dict[str, Any]]) -> str:
     not even the name of an unexpected key, which is input too."""
     parts = []
     for error in errors[:5]:
-        loc = [part for part in error.get("loc", ()) if part != "body"]
+        # A discriminated union puts the matched tag in the location (operations.0.add.content):
+        # the tag is one of ours, but the location reads better without it.
+        loc = [part for part in error.get("loc", ()) if part != "body" and part not in UNION_TAGS]
         reason = str(error.get("msg", "is invalid"))
-        if error.get("type") == "extra_forbidden":
+        kind = error.get("type")
+        if kind == "extra_forbidden":
             loc, reason = loc[:-1], "unknown fields are not allowed"
+        elif kind in ("union_tag_invalid", "union_tag_not_found"):
+            # pydantic's message quotes the caller's tag: name the expected ones instead.
+            reason = "action must be one of: add, replace, remove"
         location = ".".join(str(part) for part in loc)
         parts.append(f"{location}: {reason}" if location else reason)
     return "; ".join(parts) or "The request is invalid."

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
-from agent_memory.domain import LIMITS, Provenance, Snapshot, Target
+from agent_memory.domain import LIMITS, ErrorCode, Provenance, Snapshot, Target
 
 OutcomeStatus = Literal[
     "committed",
@@ -20,6 +20,54 @@ OutcomeStatus = Literal[
     "disabled",
     "error",
 ]
+
+
+# The ``reason`` codes the ledger, the service and the repositories give an outcome.
+# tests/unit/http/test_http_error_codes.py reads the sources and fails when one is given
+# that is not listed here (or listed and given nowhere). A replay that broke a memory rule
+# gives the domain's ``ErrorCode``.
+OutcomeReason = Literal[
+    "already_committed",
+    "cancel_flag",
+    "client_disconnected",
+    "configuration",
+    "corrupt_document",
+    "deadline_passed",
+    "deadline_too_close",
+    "ledger_missing",
+    "ledger_unavailable",
+    "load_failed",
+    "memory_forgotten",
+    "model_answer_cut_off",
+    "model_answer_refused",
+    "model_error",
+    "model_loop_limit",
+    "outcome_unknown",
+    "proposal_missing",
+    "too_many_replays",
+    "turn_cancelled",
+    "turn_discarded",
+    "turn_exists",
+    "turn_expired",
+    "turn_failed",
+    "turn_id_reused",
+    "turn_timeout",
+    "unexpected_error",
+    "unknown_schema_version",
+]
+# DynamoDB's and botocore's own codes (an open set) stay in logs and metrics; a client sees
+# this instead: it can only retry or not, and the status already says which.
+STORAGE_ERROR = "storage_error"
+OUTCOME_REASONS: tuple[str, ...] = tuple(
+    sorted({*get_args(OutcomeReason), *ErrorCode, STORAGE_ERROR})
+)
+
+
+def public_reason(reason: str | None) -> str | None:
+    """The reason as a client sees it: one of ``OUTCOME_REASONS``."""
+    if reason is None or reason in OUTCOME_REASONS:
+        return reason
+    return STORAGE_ERROR
 
 
 @dataclass(frozen=True)
@@ -95,7 +143,7 @@ class MemoryOutcome:
         """The ``memory`` object of the chat API response."""
         body: dict[str, Any] = {"status": self.status, "operations": self.operations}
         if self.reason is not None:
-            body["reason"] = self.reason
+            body["reason"] = public_reason(self.reason)
         if self.commit_id is not None:
             body["commit_id"] = self.commit_id
         if self.proposal_id is not None:
