@@ -37,9 +37,7 @@ def _openapi(args: argparse.Namespace) -> int:
     if args.check:
         with open(args.check, encoding="utf-8") as checked_in:
             if checked_in.read() != document:
-                raise CommandError(
-                    f"{args.check} is stale: run `make openapi` (agent-memory openapi > {args.check})."
-                )
+                raise CommandError(f"{args.check} is stale: run `make openapi`.")
         return 0
     sys.stdout.write(document)
     return 0
