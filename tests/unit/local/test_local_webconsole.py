@@ -158,7 +158,18 @@ def test_the_dev_issuer_signs_a_token_for_a_name(site: Site, issuer: DevIssuer) 
 
 @pytest.mark.parametrize(
     "body",
-    [b"", b"not json", b"[]", b'{"user": ""}', b'{"user": "a b"}', b'{"user": 7}', b"x" * 5000],
+    [
+        b"",
+        b"not json",
+        b"[]",
+        b'{"user": ""}',
+        b'{"user": "a b"}',
+        b'{"user": 7}',
+        b"x" * 5000,
+        b'{"user": "carol", "ttl_seconds": 0}',
+        b'{"user": "carol", "ttl_seconds": "600"}',
+        b'{"user": "carol", "ttl_seconds": 99999999}',
+    ],
 )
 def test_a_bad_sign_in_gets_a_4xx_in_the_apis_words_and_no_token(site: Site, body: bytes) -> None:
     status, _, answer = site.request("POST", "/dev/token", body)

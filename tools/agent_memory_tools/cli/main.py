@@ -17,13 +17,16 @@ class CommandError(Exception):
 
 
 def _token(args: argparse.Namespace) -> int:
-    from agent_memory_tools.dev_auth import DevIssuer
+    from agent_memory_tools.dev_auth.stack_token import TokenUnavailableError, dev_token
 
     if args.ttl <= 0:
         raise CommandError("--ttl must be a positive number of seconds.")
     if not args.user.strip():
         raise CommandError("USER must not be empty.")
-    print(DevIssuer().mint(args.user, ttl_seconds=args.ttl))
+    try:
+        print(dev_token(args.user, ttl_seconds=args.ttl, url=args.url))
+    except TokenUnavailableError as error:
+        raise CommandError(str(error)) from None
     return 0
 
 
@@ -53,10 +56,26 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="agent-memory", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    token = commands.add_parser("token", help="print a local dev token for USER")
+    token = commands.add_parser(
+        "token",
+        help="print a local dev token for USER",
+        description=(
+            "Print a token the local stack accepts. In the checkout that runs `make run` (or"
+            " with AGENT_MEMORY_DEV_ISSUER_DIR) it is signed with that checkout's dev key;"
+            " with --url (or AGENT_MEMORY_URL), or from any other folder, the running stack"
+            " signs it (POST /dev/token, loopback only). It never creates a key outside a"
+            " checkout: with no stack to ask, it says so and exits 1."
+        ),
+    )
     token.add_argument("user", metavar="USER", help="the subject (sub) of the token")
     token.add_argument(
         "--ttl", type=int, default=3600, metavar="SECONDS", help="lifetime (default 3600)"
+    )
+    token.add_argument(
+        "--url",
+        metavar="URL",
+        help="ask the local stack at URL (default: $AGENT_MEMORY_URL; outside a checkout"
+        " http://127.0.0.1:3000)",
     )
     token.set_defaults(run=_token)
 

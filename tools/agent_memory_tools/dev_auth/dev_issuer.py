@@ -136,10 +136,16 @@ def default_key_dir() -> Path:
     if configured:
         return Path(configured)
     cwd = Path.cwd()
-    for folder in (cwd, *cwd.parents):
+    return (repository_root(cwd) or cwd) / ".local" / "dev-issuer"
+
+
+def repository_root(start: Path) -> Path | None:
+    """The nearest folder from ``start`` up that holds ``template.yaml`` and
+    ``pyproject.toml`` (an agent-memory checkout), or None."""
+    for folder in (start, *start.parents):
         if (folder / "template.yaml").is_file() and (folder / "pyproject.toml").is_file():
-            return folder / ".local" / "dev-issuer"
-    return cwd / ".local" / "dev-issuer"
+            return folder
+    return None
 
 
 def jwk_thumbprint(jwk: dict[str, Any]) -> str:

@@ -28,6 +28,7 @@ from agent_memory_tools.local.gateway import error_response
 STATIC_DIR = Path(__file__).resolve().parents[1] / "webconsole" / "static"
 DEV_TOKEN_PATH = "/dev/token"
 DEV_TOKEN_TTL_SECONDS = 3600
+MAX_DEV_TOKEN_TTL_SECONDS = 7 * 24 * 3600
 MAX_SIGN_IN_BYTES = 4096
 USER_NAME = re.compile(r"[A-Za-z0-9._@-]{1,64}")
 CONTENT_TYPES = {
@@ -103,24 +104,39 @@ def _dev_token_endpoint(issuer: TokenMinter) -> Endpoint:
             body += chunk
             if len(body) > MAX_SIGN_IN_BYTES:
                 return _error(413, "body_too_large", f"Send at most {MAX_SIGN_IN_BYTES} bytes.")
-        user = _user_name(bytes(body))
-        if user is None:
+        sign_in = _sign_in(bytes(body))
+        if sign_in is None:
             return _error(
-                400, "invalid_user", 'Send {"user": NAME}: 1 to 64 letters, digits or . _ @ -.'
+                400,
+                "invalid_user",
+                'Send {"user": NAME}: 1 to 64 letters, digits or . _ @ -'
+                f" (and optionally ttl_seconds, 1 to {MAX_DEV_TOKEN_TTL_SECONDS}).",
             )
-        token = issuer.mint(user, DEV_TOKEN_TTL_SECONDS)
-        answer = {"token": token, "token_type": "Bearer", "expires_in": DEV_TOKEN_TTL_SECONDS}
+        user, ttl_seconds = sign_in
+        token = issuer.mint(user, ttl_seconds)
+        answer = {"token": token, "token_type": "Bearer", "expires_in": ttl_seconds}
         return JSONResponse(answer, headers=NO_STORE)
 
     return dev_token
 
 
-def _user_name(body: bytes) -> str | None:
+def _sign_in(body: bytes) -> tuple[str, int] | None:
+    """The user name and lifetime a sign-in asks for (``agent-memory token`` sends
+    ``ttl_seconds``; the console does not), or None when the body is not one."""
     try:
-        user = json.loads(body or b"null").get("user")
+        request = json.loads(body or b"null")
+        user, ttl = request.get("user"), request.get("ttl_seconds", DEV_TOKEN_TTL_SECONDS)
     except (ValueError, AttributeError):
         return None
-    return user if isinstance(user, str) and USER_NAME.fullmatch(user) else None
+    if not isinstance(user, str) or not USER_NAME.fullmatch(user):
+        return None
+    if (
+        isinstance(ttl, bool)
+        or not isinstance(ttl, int)
+        or not 0 < ttl <= MAX_DEV_TOKEN_TTL_SECONDS
+    ):
+        return None
+    return user, ttl
 
 
 def _error(status: int, code: str, message: str) -> Response:
