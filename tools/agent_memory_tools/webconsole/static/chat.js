@@ -82,8 +82,9 @@ export class Chat {
       const turn = await this.api.turn(turnId);
       view.lost(error, turn.status);
     } catch (lookup) {
-      // 404: the turn staged nothing, so nothing was saved.
-      if (lookup.status === 404) view.lost(error, null);
+      // The route's own 404: the turn staged nothing, so nothing was saved. A stack without
+      // the route cannot tell: the connection's error is all there is to show.
+      if (lookup.status === 404 && !lookup.missingRoute) view.lost(error, null);
       else view.fail(error);
     }
   }
