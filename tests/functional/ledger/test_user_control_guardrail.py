@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 from ledger_support import Turns, add, now_ms, remove, replace, seed_memory
 
-from agent_memory.http import ApiError
+from agent_memory.http.statuses import status_for
 from agent_memory.repository import LedgerRepository, MemoryRepository
 from agent_memory.service import TurnSettings, UserControlService
+from agent_memory.service.exceptions import ServiceError
 from agent_memory.service.memory import MemoryService
 
 USER = "guarded"
@@ -45,10 +46,11 @@ def services(
     return UserControlService(**common), MemoryService(**common)
 
 
-def api_error(call: Callable[[], Any]) -> tuple[int, str, str]:
-    with pytest.raises(ApiError) as raised:
+def api_error(call: Callable[[], Any]) -> tuple[int | None, str, str]:
+    """The service's error as the API answers it: (HTTP status, code, message)."""
+    with pytest.raises(ServiceError) as raised:
         call()
-    return raised.value.status, raised.value.code, raised.value.message
+    return status_for(raised.value.code), raised.value.code, raised.value.message
 
 
 def history_sources(memory: MemoryRepository, user: str) -> list[str]:

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from ledger_support import Turns, add, now_ms, replace, seed_memory
 
-from agent_memory.http import ApiError
 from agent_memory.repository import LedgerRepository, LoadedMemory, MemoryRepository
 from agent_memory.service import TurnSettings, UserControlService
+from agent_memory.service.exceptions import ServiceError
 from agent_memory.service.memory import MemoryService
 
 USER = "racer"
@@ -54,10 +54,10 @@ def services(memory: Any, ledger: LedgerRepository) -> tuple[UserControlService,
 
 
 def outcome_of(call: Callable[[], Any]) -> str:
-    """``ok`` or the API error's code."""
+    """``ok`` or the service error's code."""
     try:
         call()
-    except ApiError as error:
+    except ServiceError as error:
         return error.code
     return "ok"
 

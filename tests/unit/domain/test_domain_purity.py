@@ -50,6 +50,17 @@ def imported_modules(path: Path) -> set[str]:
     return names
 
 
+ROOT_ERRORS = "agent_memory.exceptions"
+
+
+def test_the_package_error_roots_the_domain_derives_from_import_nothing() -> None:
+    # GIVEN the module of AgentMemoryError, which the domain's errors derive from
+    module = DOMAIN.parent / "exceptions.py"
+
+    # THEN it imports nothing at all, so the domain stays as pure through it
+    assert imported_modules(module) <= {"__future__"}
+
+
 def test_the_domain_has_modules() -> None:
     assert {path.name for path in MODULES} >= {"model.py", "rules.py", "threats.py", "tool.py"}
 
@@ -61,9 +72,9 @@ def test_a_domain_module_imports_nothing_impure(module: Path) -> None:
 
     # THEN none is an I/O, clock, randomness or AWS module
     assert not {name for name in imports if name.split(".")[0] in FORBIDDEN}
-    # AND the only first-party imports are the domain itself
+    # AND the only first-party imports are the domain itself and the package's error roots
     assert all(
-        name.startswith("agent_memory.domain")
+        name.startswith("agent_memory.domain") or name == ROOT_ERRORS
         for name in imports
         if name.startswith("agent_memory")
     )

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from agent_memory.exceptions import AgentMemoryError
 
-class AgentError(Exception):
+
+class AgentError(AgentMemoryError):
     """The agent loop could not finish the turn."""
 
 

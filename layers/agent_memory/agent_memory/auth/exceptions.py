@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from agent_memory.exceptions import AgentMemoryError, ConfigurationError
 
-class AuthConfigurationError(ValueError):
+
+class AuthConfigurationError(ConfigurationError, ValueError):
     """The verifier's settings are missing or unsafe (e.g. a symmetric algorithm)."""
 
 
-class InvalidTokenError(Exception):
+class InvalidTokenError(AgentMemoryError):
     """The token (or the ``Authorization`` header carrying it) is not acceptable."""
 
     reason: ClassVar[str] = "invalid_token"

@@ -8,7 +8,6 @@ model-facing ``memory_update`` contract, ``threats`` the safety scan.
 from __future__ import annotations
 
 from agent_memory.domain.exceptions import (
-    AgentMemoryError,
     CapacityExceededError,
     ErrorCode,
     MemoryValidationError,
@@ -79,6 +78,7 @@ from agent_memory.domain.tool import (
     unavailable_result,
     usage_summary,
 )
+from agent_memory.exceptions import AgentMemoryError
 
 __all__ = [
     "ACTIONS",

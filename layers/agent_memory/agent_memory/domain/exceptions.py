@@ -1,4 +1,4 @@
-"""Errors of the memory rules.
+"""Errors of the memory rules (``AgentMemoryError``, the package's root, is re-exported).
 
 Messages are written for the model and the user, and telemetry may log them: they never
 quote entry content or match text, only positions, counts and categories.
@@ -9,6 +9,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from agent_memory.domain.threat_categories import ThreatCategory
+from agent_memory.exceptions import AgentMemoryError
 
 
 class ErrorCode(StrEnum):
@@ -32,10 +33,6 @@ class ErrorCode(StrEnum):
     INVALID_ARGUMENTS = "invalid_arguments"
     GUARDRAIL_BLOCKED = "guardrail_blocked"
     GUARDRAIL_UNAVAILABLE = "guardrail_unavailable"
-
-
-class AgentMemoryError(Exception):
-    """Base of every error raised by the agent_memory package."""
 
 
 class MemoryValidationError(AgentMemoryError):

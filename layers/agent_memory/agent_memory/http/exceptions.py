@@ -1,8 +1,13 @@
+"""The HTTP layer's own error, for what only the edge decides (a route without a verified
+identity); services raise ``ServiceError``s with a code instead (``service/exceptions.py``)."""
+
 from __future__ import annotations
 
+from agent_memory.exceptions import AgentMemoryError
 
-class ApiError(Exception):
-    """An error the client should see, as ``{"error": {"code", "message"}}`` with a 4xx status.
+
+class ApiError(AgentMemoryError):
+    """An error the client should see, as ``{"error": {"code", "message"}}`` with ``status``.
 
     ``message`` is written for the client and never quotes request content.
     """

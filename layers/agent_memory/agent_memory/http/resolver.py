@@ -1,7 +1,8 @@
 """The shared HTTP machinery of the API handlers: one resolver shape, one error shape.
 
 Every handler builds its routes on :func:`build_resolver`, so bad input gets the same clear
-4xx JSON everywhere, and an unexpected failure a 500 that carries no internals.
+4xx JSON everywhere, and an unexpected failure a 500 that carries no internals. Every error
+is answered with the status ``http/statuses.py`` gives its code; services raise codes only.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import binascii
 import json
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
+from http import HTTPStatus
 from typing import Any
 
 from aws_lambda_powertools import Logger
@@ -19,6 +21,8 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 
 from agent_memory.http.contract import MAX_BODY_BYTES
 from agent_memory.http.exceptions import ApiError
+from agent_memory.http.statuses import status_for
+from agent_memory.service.exceptions import ServiceError
 
 logger = Logger(service="agent-memory", child=True)
 
@@ -29,7 +33,7 @@ UNION_TAGS = frozenset({"add", "replace", "remove"})
 
 def error_response(status: int, code: str, message: str) -> Response[Any]:
     return Response(
-        status_code=status,
+        status_code=int(status),
         content_type=JSON,
         body={"error": {"code": code, "message": message}},
     )
@@ -55,26 +59,50 @@ def describe_validation_errors(errors: list[dict[str, Any]]) -> str:
     return "; ".join(parts) or "The request is invalid."
 
 
+def coded_response(code: str, message: str) -> Response[Any]:
+    """The error answer of ``code``, with the status the one table gives it."""
+    status = status_for(code)
+    if status is None:
+        # A code without a status is our bug: answered as one, and named in the log.
+        logger.error("error code without an HTTP status", extra={"code": code})
+        return _internal_error()
+    return error_response(status, code, message)
+
+
 def _on_validation_error(error: RequestValidationError) -> Response[Any]:
     errors = list(error.errors())
     if any(e.get("type") == "json_invalid" for e in errors):
-        return error_response(400, "invalid_json", "The request body is not valid JSON.")
-    return error_response(422, "invalid_request", describe_validation_errors(errors))
+        return coded_response("invalid_json", "The request body is not valid JSON.")
+    return coded_response("invalid_request", describe_validation_errors(errors))
+
+
+def _on_service_error(error: ServiceError) -> Response[Any]:
+    return coded_response(error.code, error.message)
 
 
 def _on_api_error(error: ApiError) -> Response[Any]:
     return error_response(error.status, error.code, error.message)
 
 
+def _internal_error() -> Response[Any]:
+    return error_response(
+        HTTPStatus.INTERNAL_SERVER_ERROR,
+        "internal_error",
+        "The request failed. Please retry later.",
+    )
+
+
 def _on_unexpected(error: Exception) -> Response[Any]:
     # The type only: an exception's text can quote memory or model output.
     logger.error("unhandled error", extra={"error_type": type(error).__name__})
-    return error_response(500, "internal_error", "The request failed. Please retry later.")
+    return _internal_error()
 
 
-def _raw_error(status: int, code: str, message: str) -> dict[str, Any]:
+def _raw_error(code: str, message: str) -> dict[str, Any]:
+    """An error answered before routing (no Powertools ``Response`` yet), from the table."""
+    status = status_for(code) or HTTPStatus.INTERNAL_SERVER_ERROR
     return {
-        "statusCode": status,
+        "statusCode": int(status),
         "headers": {"Content-Type": JSON},
         "body": json.dumps({"error": {"code": code, "message": message}}),
         "isBase64Encoded": False,
@@ -82,7 +110,7 @@ def _raw_error(status: int, code: str, message: str) -> dict[str, Any]:
 
 
 def _invalid_json() -> dict[str, Any]:
-    return _raw_error(400, "invalid_json", "The request body is not valid JSON.")
+    return _raw_error("invalid_json", "The request body is not valid JSON.")
 
 
 def _checked_body(event: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
@@ -107,22 +135,20 @@ def _checked_body(event: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, A
         return dict(event), _invalid_json()
     if len(raw) > MAX_BODY_BYTES:
         return dict(event), _raw_error(
-            413, "body_too_large", f"The body exceeds {MAX_BODY_BYTES} bytes."
+            "body_too_large", f"The body exceeds {MAX_BODY_BYTES} bytes."
         )
     headers = {key.lower(): value for key, value in (event.get("headers") or {}).items()}
     content_type = (headers.get("content-type") or "").split(";")[0].strip().lower()
     if content_type != JSON:
         return dict(event), _raw_error(
-            415, "unsupported_media_type", "Send the body as application/json."
+            "unsupported_media_type", "Send the body as application/json."
         )
     try:
         parsed = json.loads(raw.decode("utf-8"))
     except (RecursionError, ValueError, UnicodeError):
         return dict(event), _invalid_json()
     if not isinstance(parsed, dict):
-        return dict(event), _raw_error(
-            422, "invalid_request", "The request body must be a JSON object."
-        )
+        return dict(event), _raw_error("invalid_request", "The request body must be a JSON object.")
     headers["content-type"] = JSON
     return {**event, "headers": headers, "body": json.dumps(parsed), "isBase64Encoded": False}, None
 
@@ -185,6 +211,7 @@ def build_resolver() -> APIGatewayHttpResolver:
     app = ApiResolver(enable_validation=True, debug=False)
     handlers: list[tuple[type[Exception], Callable[..., Response[Any]]]] = [
         (RequestValidationError, _on_validation_error),
+        (ServiceError, _on_service_error),
         (ApiError, _on_api_error),
         (Exception, _on_unexpected),
     ]
@@ -193,7 +220,7 @@ def build_resolver() -> APIGatewayHttpResolver:
 
     @app.not_found
     def _not_found(_: Exception) -> Response[Any]:
-        return error_response(404, "not_found", "No such route.")
+        return coded_response("not_found", "No such route.")
 
     return app
 
@@ -204,5 +231,7 @@ def authenticated_subject(app: APIGatewayHttpResolver) -> str:
     context = authorizer.get_lambda if authorizer else None
     subject = (context or {}).get("sub")
     if not isinstance(subject, str) or not subject:
-        raise ApiError(401, "unauthenticated", "This route needs a verified identity.")
+        raise ApiError(
+            HTTPStatus.UNAUTHORIZED, "unauthenticated", "This route needs a verified identity."
+        )
     return subject

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from agent_memory.exceptions import AgentMemoryError
 
-class LedgerError(Exception):
+
+class LedgerError(AgentMemoryError):
     """Base of the ledger's errors."""
 
 

@@ -7,15 +7,8 @@ import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-# Cancellation reason codes after which the identical request may be resent.
-RETRY_SAME_REASONS = frozenset(
-    {
-        "TransactionConflict",
-        "ThrottlingError",
-        "ProvisionedThroughputExceeded",
-        "RequestLimitExceeded",
-    }
-)
+from agent_memory.retryable import DYNAMODB_RETRYABLE_CANCELLATION_REASONS
+
 CONDITION_FAILED = "ConditionalCheckFailed"
 NO_REASON = "None"
 
@@ -55,7 +48,7 @@ def classify_cancellation(
     if CONDITION_FAILED in reasons[:ledger_index]:
         return Classification(Action.REPLAY, CONDITION_FAILED)
     for code in reasons:
-        if code in RETRY_SAME_REASONS:
+        if code in DYNAMODB_RETRYABLE_CANCELLATION_REASONS:
             return Classification(Action.RETRY_SAME, code)
     failed = [code for code in reasons if code != NO_REASON]
     return Classification(Action.FAIL, failed[0] if failed else "TransactionCanceled")

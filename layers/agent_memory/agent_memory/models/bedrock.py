@@ -34,6 +34,7 @@ from agent_memory.models.bedrock_clients import BedrockClients
 from agent_memory.models.budget import MIN_CALL_SECONDS, CallBudget
 from agent_memory.models.exceptions import ModelError, ModelTimeoutError
 from agent_memory.models.stream import StreamEvent
+from agent_memory.retryable import BEDROCK_RETRYABLE_ERRORS, BEDROCK_TIMEOUT_ERRORS
 
 if TYPE_CHECKING:
     from mypy_boto3_bedrock_runtime import BedrockRuntimeClient
@@ -57,18 +58,6 @@ STOP_REASONS: dict[str, StopReason] = {
     "content_filtered": "refused",
 }
 MALFORMED_STOP_REASONS = frozenset({"malformed_model_output", "malformed_tool_use"})
-RETRYABLE_CODES = frozenset(
-    {
-        "ThrottlingException",
-        "ServiceUnavailableException",
-        "ModelNotReadyException",
-        "InternalServerException",
-        "ModelErrorException",
-        "ServiceQuotaExceededException",
-        "ModelStreamErrorException",
-    }
-)
-TIMEOUT_CODES = frozenset({"ModelTimeoutException", "RequestTimeout", "RequestTimeoutException"})
 BLANK_USER_TEXT = "(empty message)"
 """Stands in for a user message with no visible text: Converse refuses blank text blocks, and
 dropping the message would end the request on an assistant message (a prefill to continue)."""
@@ -376,8 +365,8 @@ def from_client_error(exc: ClientError, operation: str = "Converse") -> ModelErr
     code = str(exc.response.get("Error", {}).get("Code", "ClientError"))
     # Errors raised mid-stream (EventStreamError) carry camelCase codes: throttlingException.
     code = code[:1].upper() + code[1:]
-    if code in TIMEOUT_CODES:
+    if code in BEDROCK_TIMEOUT_ERRORS:
         return ModelTimeoutError(f"Bedrock {operation} timed out.", code=code)
     status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode", 0)
-    retryable = code in RETRYABLE_CODES or status >= 500
+    retryable = code in BEDROCK_RETRYABLE_ERRORS or status >= 500
     return ModelError(f"Bedrock {operation} failed with {code}.", code=code, retryable=retryable)

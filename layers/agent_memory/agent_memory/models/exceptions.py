@@ -6,8 +6,10 @@ conversation, tool arguments or model output, because exceptions end up in logs 
 
 from __future__ import annotations
 
+from agent_memory.exceptions import AgentMemoryError, ConfigurationError
 
-class ModelError(Exception):
+
+class ModelError(AgentMemoryError):
     """A model call failed.
 
     ``retryable`` says whether the same request may succeed later (throttling, an outage, a
@@ -36,5 +38,5 @@ class ModelDeadlineError(ModelTimeoutError):
         super().__init__("The model call ran out of the turn's time.", code="deadline")
 
 
-class ModelConfigurationError(ValueError):
+class ModelConfigurationError(ConfigurationError, ValueError):
     """The model settings name an unknown provider or lack a required setting."""

@@ -43,6 +43,7 @@ from agent_memory.repository.exceptions import (
     TransactionCancelledError,
     TransportError,
 )
+from agent_memory.retryable import DYNAMODB_RETRYABLE_ERRORS
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb.client import DynamoDBClient
@@ -88,21 +89,6 @@ def attempt_timeouts_within(budget_s: float | None) -> AttemptTimeouts | None:
         if timeouts.total_s <= budget_s:
             return timeouts
     return None
-
-
-# Errors after which the very same request may simply be sent again.
-RETRYABLE_CODES = frozenset(
-    {
-        "ProvisionedThroughputExceededException",
-        "ThrottlingException",
-        "Throttling",
-        "RequestLimitExceeded",
-        "TransactionInProgressException",
-        "TransactionConflictException",
-        "InternalServerError",
-        "ServiceUnavailable",
-    }
-)
 
 
 @dataclass(frozen=True)
@@ -233,7 +219,7 @@ def translate_error(error: Exception) -> RepositoryError:
                 for reason in cancellation
             )
             return TransactionCancelledError(reasons, items)
-        if code in RETRYABLE_CODES:
+        if code in DYNAMODB_RETRYABLE_ERRORS:
             return RetryableError(code)
         return RepositoryError(code)
     if isinstance(error, HTTPClientError | BotoConnectionError):

@@ -2,7 +2,8 @@
 
 Every error carries a short machine ``code`` (a DynamoDB error code or one of ours) and a
 message that never quotes memory content: callers may log them and put the code in an
-outcome's ``reason``.
+outcome's ``reason``. The environment not naming the tables is the package's
+``ConfigurationError`` (re-exported here), not a failed request.
 """
 
 from __future__ import annotations
@@ -10,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from agent_memory.exceptions import AgentMemoryError, ConfigurationError
 
-class RepositoryError(Exception):
+
+class RepositoryError(AgentMemoryError):
     """A DynamoDB request failed; ``code`` says how (never the content involved)."""
 
     def __init__(self, code: str, message: str | None = None) -> None:
@@ -44,13 +47,6 @@ class CorruptDocumentError(MemoryUnavailableError):
     def __init__(self, target: str) -> None:
         super().__init__("corrupt_document", f"document {target!r} cannot be read")
         self.target = target
-
-
-class ConfigurationError(RepositoryError):
-    """The environment does not name the tables (or names them wrongly)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__("configuration", message)
 
 
 class RetryableError(RepositoryError):
@@ -103,3 +99,18 @@ class DeadlineTooCloseError(RepositoryError):
 
     def __init__(self) -> None:
         super().__init__("deadline_too_close")
+
+
+__all__ = [
+    "AlreadyCommittedError",
+    "ConfigurationError",
+    "CorruptDocumentError",
+    "DeadlineTooCloseError",
+    "MemoryUnavailableError",
+    "RepositoryError",
+    "RetryableError",
+    "TransactionCancelledError",
+    "TransportError",
+    "TurnExistsError",
+    "UnknownSchemaVersionError",
+]

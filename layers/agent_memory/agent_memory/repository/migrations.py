@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from agent_memory.domain import normalize_text, render_document
+from agent_memory.exceptions import AgentMemoryError
 
 Migration = Callable[[str], str]
 
@@ -67,7 +68,7 @@ def unchanged_content(content: str) -> str:
 MIGRATIONS: Mapping[int, Migration] = MappingProxyType({1: canonicalise_v1, 2: unchanged_content})
 
 
-class MigrationError(Exception):
+class MigrationError(AgentMemoryError):
     """No path from a stored version to the current one."""
 
     def __init__(self, version: int) -> None:

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
         ClientDisconnectedError,
         ConfigurationError,
         MemoryEditRejectedError,
+        ServiceError,
+        ServiceErrorCode,
         TurnFailedError,
     )
     from agent_memory.service.memory import MemoryService
@@ -58,6 +60,8 @@ _EXPORTS: dict[str, str] = {
     "LedgerCleanup": "agent_memory.service.cleanup",
     "MemoryEditRejectedError": "agent_memory.service.exceptions",
     "MemoryService": "agent_memory.service.memory",
+    "ServiceError": "agent_memory.service.exceptions",
+    "ServiceErrorCode": "agent_memory.service.exceptions",
     "TurnFailedError": "agent_memory.service.exceptions",
     "TurnSettings": "agent_memory.service.settings",
     "UserControlService": "agent_memory.service.user_control",
@@ -91,6 +95,8 @@ __all__ = [
     "LedgerCleanup",
     "MemoryEditRejectedError",
     "MemoryService",
+    "ServiceError",
+    "ServiceErrorCode",
     "TurnFailedError",
     "TurnSettings",
     "UserControlService",

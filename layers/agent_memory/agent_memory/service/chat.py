@@ -41,7 +41,16 @@ from agent_memory.models import (
     UserMessage,
 )
 from agent_memory.repository import LedgerRepository, MemoryRepository
-from agent_memory.service.exceptions import TurnFailedError
+from agent_memory.service.exceptions import (
+    AnswerCutOffError,
+    AnswerRefusedError,
+    ModelFailedError,
+    ModelLoopLimitError,
+    ServiceErrorCode,
+    TurnCancelledByRequestError,
+    TurnDeadlineExceededError,
+    TurnFailedError,
+)
 from agent_memory.service.settings import TurnSettings, wall_clock_ms
 from agent_memory.telemetry import (
     TurnRecord,
@@ -83,36 +92,6 @@ class ChatResult:
     turn_id: str
     reply: str
     memory: MemoryOutcome
-
-
-class TurnDeadlineExceededError(TurnFailedError):
-    def __init__(self) -> None:
-        super().__init__(
-            "turn_timeout", "The turn ran out of time; nothing was saved to memory.", status=504
-        )
-
-
-class AnswerCutOffError(TurnFailedError):
-    def __init__(self) -> None:
-        super().__init__(
-            "model_answer_cut_off",
-            "The model's answer was cut off at its length limit; nothing was saved to memory.",
-            status=502,
-        )
-
-
-class AnswerRefusedError(TurnFailedError):
-    def __init__(self) -> None:
-        super().__init__(
-            "model_answer_refused",
-            "The model or its content filter refused to answer; nothing was saved to memory.",
-            status=502,
-        )
-
-
-class TurnCancelledApiError(TurnFailedError):
-    def __init__(self) -> None:
-        super().__init__("turn_cancelled", "The turn was cancelled; nothing was saved.", status=409)
 
 
 def conversation(turn: ChatTurn) -> list[Message]:
@@ -194,7 +173,7 @@ class ChatService:
                 review=self._batch_review,
             )
         except TurnCancelledError as error:
-            raise TurnCancelledApiError() from error
+            raise TurnCancelledByRequestError() from error
         try:
             with memory_scope(turn.user_id, writes_enabled=ledger.writes_enabled):
                 reply = self._answer(
@@ -311,19 +290,11 @@ class ChatService:
             if error.code == "deadline" or self._clock_ms() >= deadline_ms:
                 # The call used up the turn's time: a timeout, not a model failure.
                 raise TurnDeadlineExceededError() from error
-            raise TurnFailedError(
-                "model_error",
-                "The model could not answer; nothing was saved to memory.",
-                status=502,
-            ) from error
+            raise ModelFailedError() from error
         except AgentLoopLimitError as error:
-            raise TurnFailedError(
-                "model_loop_limit",
-                "The model did not finish its answer; nothing was saved to memory.",
-                status=502,
-            ) from error
+            raise ModelLoopLimitError() from error
         except TurnCancelledError as error:
-            raise TurnCancelledApiError() from error
+            raise TurnCancelledByRequestError() from error
         # A cut-off or refused final answer is no success: the turn commits nothing.
         if result.stop_reason == "max_tokens":
             raise AnswerCutOffError()
@@ -375,9 +346,9 @@ class ChatService:
 
 # How a failed turn's staged writes are reported, by the turn's failure code.
 _DISCARDED_AS: dict[str, Literal["error", "cancelled", "expired"]] = {
-    "turn_cancelled": "cancelled",
-    "turn_timeout": "expired",
-    "client_disconnected": "cancelled",
+    ServiceErrorCode.TURN_CANCELLED: "cancelled",
+    ServiceErrorCode.TURN_TIMEOUT: "expired",
+    ServiceErrorCode.CLIENT_DISCONNECTED: "cancelled",
 }
 
 

@@ -1,87 +1,223 @@
-"""Errors of the service layer. Those a client should see are ``ApiError``s (status, code,
-message), so every handler renders them the same way; none quotes memory content."""
+"""Errors of the service layer.
+
+A request the services cannot serve raises a ``ServiceError``: a machine ``code`` (one of
+``ServiceErrorCode``, or a memory rule's ``ErrorCode`` when a user's own edit breaks one)
+and a message written for the client, which never quotes memory content. The services know
+nothing of HTTP: the HTTP layer answers each code with its status (``http/statuses.py``), a
+streamed turn sends the code and message in an error frame.
+"""
 
 from __future__ import annotations
 
-from agent_memory.http.exceptions import ApiError
+from enum import StrEnum
+
+from agent_memory.exceptions import AgentMemoryError, ConfigurationError
 
 
-class ServiceError(Exception):
-    """Base of the service layer's internal errors."""
+class ServiceErrorCode(StrEnum):
+    """Every code a service raises itself (a StrEnum: each equals its plain string)."""
+
+    # The request names something badly.
+    INVALID_TURN_ID = "invalid_turn_id"
+    INVALID_IDEMPOTENCY_KEY = "invalid_idempotency_key"
+    INVALID_COMMIT_ID = "invalid_commit_id"
+    INVALID_PROPOSAL_ID = "invalid_proposal_id"
+    INVALID_CURSOR = "invalid_cursor"
+    INVALID_OPERATIONS = "invalid_operations"  # an edit rejected without a rule's own code
+    # Nothing of that name for this user.
+    COMMIT_NOT_FOUND = "commit_not_found"
+    PROPOSAL_NOT_FOUND = "proposal_not_found"
+    # The request no longer applies to the current state.
+    UNDO_CONFLICT = "undo_conflict"
+    PROPOSAL_CONFLICT = "proposal_conflict"
+    CONFLICT = "conflict"
+    MEMORY_FORGOTTEN = "memory_forgotten"
+    EDIT_CANCELLED = "edit_cancelled"
+    TURN_CANCELLED = "turn_cancelled"
+    ALREADY_COMMITTED = "already_committed"
+    # Our side cannot serve it now: a retry may succeed.
+    MEMORY_DISABLED = "memory_disabled"
+    MEMORY_UNAVAILABLE = "memory_unavailable"
+    LEDGER_UNAVAILABLE = "ledger_unavailable"
+    EDIT_TIMEOUT = "edit_timeout"
+    EDIT_OUTCOME_UNKNOWN = "edit_outcome_unknown"
+    COMMIT_FAILED = "commit_failed"
+    # The model gave no usable answer.
+    MODEL_ERROR = "model_error"
+    MODEL_LOOP_LIMIT = "model_loop_limit"
+    MODEL_ANSWER_CUT_OFF = "model_answer_cut_off"
+    MODEL_ANSWER_REFUSED = "model_answer_refused"
+    TURN_TIMEOUT = "turn_timeout"
+    # No one is left to answer (never rendered).
+    CLIENT_DISCONNECTED = "client_disconnected"
 
 
-class ConfigurationError(ServiceError):
-    """The environment does not describe a usable service (a deploy-time mistake)."""
+class ServiceError(AgentMemoryError):
+    """A request the service could not serve; nothing was changed unless the message says
+    otherwise. Subclasses with a fixed answer set ``code`` and ``message`` on the class; a
+    keyword argument overrides either."""
+
+    code: str = "invalid_request"
+    message: str = "The request is invalid."
+
+    def __init__(self, *, code: str | None = None, message: str | None = None) -> None:
+        self.code = code or type(self).code
+        self.message = message or type(self).message
+        super().__init__(self.code)
 
 
-class TurnFailedError(ApiError):
+# -- a turn that produced no answer ----------------------------------------------------------
+
+
+class TurnFailedError(ServiceError):
     """The turn produced no answer; nothing was committed."""
 
-    def __init__(self, code: str, message: str, *, status: int = 502) -> None:
-        super().__init__(status, code, message)
+
+class TurnDeadlineExceededError(TurnFailedError):
+    code = ServiceErrorCode.TURN_TIMEOUT
+    message = "The turn ran out of time; nothing was saved to memory."
+
+
+class TurnCancelledByRequestError(TurnFailedError):
+    code = ServiceErrorCode.TURN_CANCELLED
+    message = "The turn was cancelled; nothing was saved."
+
+
+class ModelFailedError(TurnFailedError):
+    code = ServiceErrorCode.MODEL_ERROR
+    message = "The model could not answer; nothing was saved to memory."
+
+
+class ModelLoopLimitError(TurnFailedError):
+    code = ServiceErrorCode.MODEL_LOOP_LIMIT
+    message = "The model did not finish its answer; nothing was saved to memory."
+
+
+class AnswerCutOffError(TurnFailedError):
+    code = ServiceErrorCode.MODEL_ANSWER_CUT_OFF
+    message = "The model's answer was cut off at its length limit; nothing was saved to memory."
+
+
+class AnswerRefusedError(TurnFailedError):
+    code = ServiceErrorCode.MODEL_ANSWER_REFUSED
+    message = "The model or its content filter refused to answer; nothing was saved to memory."
 
 
 class ClientDisconnectedError(TurnFailedError):
     """A streamed turn's client left (a post failed with ``GoneException``, or the connection
     was gone before the commit): the turn commits nothing and no one is told."""
 
-    def __init__(self) -> None:
-        # 499 (client closed request): never rendered, there is no one left to answer.
-        super().__init__(
-            "client_disconnected", "The client disconnected; nothing was saved.", status=499
-        )
+    code = ServiceErrorCode.CLIENT_DISCONNECTED
+    message = "The client disconnected; nothing was saved."
 
 
-class MemoryEditRejectedError(ApiError):
-    """A user's own edit broke a memory rule (422) or no longer applies (409)."""
+# -- the user's own memory ---------------------------------------------------------------------
 
 
-class UserControlError(ApiError):
-    """A history, undo, settings or proposal request that cannot be served. Each subclass
-    has one machine ``code`` and a message that never quotes memory content."""
+class InvalidTurnIdError(ServiceError):
+    code = ServiceErrorCode.INVALID_TURN_ID
+    message = "A turn id must be a UUID."
 
-    status = 400
-    code = "invalid_request"
-    message = "The request is invalid."
 
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(type(self).status, type(self).code, message or type(self).message)
+class InvalidIdempotencyKeyError(ServiceError):
+    code = ServiceErrorCode.INVALID_IDEMPOTENCY_KEY
+    message = "The Idempotency-Key header must be a UUID."
+
+
+class MemoryDisabledError(ServiceError):
+    code = ServiceErrorCode.MEMORY_DISABLED
+    message = "Memory is turned off for this service."
+
+
+class MemoryUnreachableError(ServiceError):
+    """Memory (or the ledger) could not be read or written right now: not the user's fault."""
+
+    code = ServiceErrorCode.MEMORY_UNAVAILABLE
+    message = "Memory cannot be read right now. Please retry."
+
+
+class MemoryEditRejectedError(ServiceError):
+    """A user's own change did not commit: it broke a memory rule (the rule's code), or no
+    longer applies, or its commit failed (the outcome's code)."""
+
+
+class AlreadyCommittedTurnError(ServiceError):
+    code = ServiceErrorCode.ALREADY_COMMITTED
+    message = "The turn has already committed its memory."
+
+
+class LedgerUnreachableError(ServiceError):
+    code = ServiceErrorCode.LEDGER_UNAVAILABLE
+    message = "The turn could not be cancelled right now. Please retry."
+
+
+# -- history, undo, settings, proposals ------------------------------------------------------------
+
+
+class UserControlError(ServiceError):
+    """A history, undo, settings or proposal request that cannot be served."""
 
 
 class InvalidCommitIdError(UserControlError):
-    code = "invalid_commit_id"
+    code = ServiceErrorCode.INVALID_COMMIT_ID
     message = "A commit id must be a UUID."
 
 
 class InvalidProposalIdError(UserControlError):
-    code = "invalid_proposal_id"
+    code = ServiceErrorCode.INVALID_PROPOSAL_ID
     message = "A proposal id must be a UUID."
 
 
 class InvalidCursorError(UserControlError):
-    code = "invalid_cursor"
+    code = ServiceErrorCode.INVALID_CURSOR
     message = "The cursor is not one this API returned."
 
 
 class CommitNotFoundError(UserControlError):
-    status = 404
-    code = "commit_not_found"
+    code = ServiceErrorCode.COMMIT_NOT_FOUND
     message = "No such commit in your history."
 
 
 class ProposalNotFoundError(UserControlError):
-    status = 404
-    code = "proposal_not_found"
+    code = ServiceErrorCode.PROPOSAL_NOT_FOUND
     message = "No such pending proposal."
 
 
 class UndoConflictError(UserControlError):
-    status = 409
-    code = "undo_conflict"
+    code = ServiceErrorCode.UNDO_CONFLICT
     message = "An entry this commit touched has changed since; nothing was changed."
 
 
 class ProposalConflictError(UserControlError):
-    status = 409
-    code = "proposal_conflict"
+    code = ServiceErrorCode.PROPOSAL_CONFLICT
     message = "The proposal no longer applies to your memory; nothing was changed."
+
+
+__all__ = [
+    "AlreadyCommittedTurnError",
+    "AnswerCutOffError",
+    "AnswerRefusedError",
+    "ClientDisconnectedError",
+    "CommitNotFoundError",
+    "ConfigurationError",
+    "InvalidCommitIdError",
+    "InvalidCursorError",
+    "InvalidIdempotencyKeyError",
+    "InvalidProposalIdError",
+    "InvalidTurnIdError",
+    "LedgerUnreachableError",
+    "MemoryDisabledError",
+    "MemoryEditRejectedError",
+    "MemoryUnreachableError",
+    "ModelFailedError",
+    "ModelLoopLimitError",
+    "ProposalConflictError",
+    "ProposalNotFoundError",
+    "ServiceError",
+    "ServiceErrorCode",
+    "TurnCancelledByRequestError",
+    "TurnDeadlineExceededError",
+    "TurnFailedError",
+    "UndoConflictError",
+    "UserControlError",
+]

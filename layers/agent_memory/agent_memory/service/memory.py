@@ -12,7 +12,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from agent_memory.domain import BatchReview
-from agent_memory.http import ApiError
 from agent_memory.ledger import CancelFlag, MemoryOutcome, TurnLedger, memory_scope
 from agent_memory.repository import (
     AlreadyCommittedError,
@@ -21,54 +20,43 @@ from agent_memory.repository import (
     MemoryRepository,
     RepositoryError,
 )
-from agent_memory.service.exceptions import MemoryEditRejectedError
+from agent_memory.service.exceptions import (
+    AlreadyCommittedTurnError,
+    LedgerUnreachableError,
+    MemoryDisabledError,
+    MemoryEditRejectedError,
+    MemoryUnreachableError,
+)
+from agent_memory.service.exceptions import ServiceErrorCode as Code
 from agent_memory.service.settings import TurnSettings
 from agent_memory.telemetry import count_outcome
 
-
-class MemoryUnavailableApiError(ApiError):
-    def __init__(self) -> None:
-        super().__init__(
-            503, "memory_unavailable", "Memory cannot be read right now. Please retry."
-        )
-
-
-class MemoryDisabledApiError(ApiError):
-    def __init__(self) -> None:
-        super().__init__(503, "memory_disabled", "Memory is turned off for this service.")
-
-
-# Outcome status -> (HTTP status, code, message) for an edit that did not commit.
-EDIT_FAILURES: Mapping[str, tuple[int, str, str]] = {
+# Outcome status -> (code, message) for an edit that did not commit.
+EDIT_FAILURES: Mapping[str, tuple[str, str]] = {
     "conflict": (
-        409,
-        "conflict",
+        Code.CONFLICT,
         "Memory changed meanwhile and the edit no longer applies; nothing was changed.",
     ),
-    "expired": (503, "edit_timeout", "The edit ran out of time; nothing was changed."),
-    "cancelled": (409, "edit_cancelled", "The edit was cancelled; nothing was changed."),
+    "expired": (Code.EDIT_TIMEOUT, "The edit ran out of time; nothing was changed."),
+    "cancelled": (Code.EDIT_CANCELLED, "The edit was cancelled; nothing was changed."),
     "unavailable": (
-        503,
-        "memory_unavailable",
+        Code.MEMORY_UNAVAILABLE,
         "Memory cannot be changed right now; nothing was changed.",
     ),
     "error": (
-        503,
-        "commit_failed",
+        Code.COMMIT_FAILED,
         "The edit could not be saved; nothing was changed. Please retry.",
     ),
 }
 
 # Outcome reasons that say more than their status (checked first).
-EDIT_FAILURES_BY_REASON: Mapping[str, tuple[int, str, str]] = {
+EDIT_FAILURES_BY_REASON: Mapping[str, tuple[str, str]] = {
     "memory_forgotten": (
-        409,
-        "memory_forgotten",
+        Code.MEMORY_FORGOTTEN,
         "Memory was deleted while the edit ran; nothing was changed.",
     ),
     "outcome_unknown": (
-        503,
-        "edit_outcome_unknown",
+        Code.EDIT_OUTCOME_UNKNOWN,
         "The edit may or may not have been saved. Read memory before you retry it.",
     ),
 }
@@ -84,12 +72,12 @@ def committed_documents(user_id: str, outcome: MemoryOutcome) -> LoadedMemory:
             snapshot=outcome.committed_snapshot,
             provenance=outcome.committed_provenance or {},
         )
-    status, code, message = (
+    code, message = (
         EDIT_FAILURES_BY_REASON.get(outcome.reason or "")
         or EDIT_FAILURES.get(outcome.status)
         or EDIT_FAILURES["error"]
     )
-    raise MemoryEditRejectedError(status, code, message)
+    raise MemoryEditRejectedError(code=code, message=message)
 
 
 class MemoryService:
@@ -116,7 +104,7 @@ class MemoryService:
         try:
             return self._memory.load(user_id)
         except RepositoryError:
-            raise MemoryUnavailableApiError() from None
+            raise MemoryUnreachableError() from None
 
     def edit(
         self,
@@ -139,7 +127,7 @@ class MemoryService:
             review=self._batch_review,
         )
         if ledger.memory_status != "available":
-            raise MemoryUnavailableApiError()
+            raise MemoryUnreachableError()
         with memory_scope(user_id, writes_enabled=True):
             result = ledger.call_tool({"operations": list(operations)})
         if not result.get("success"):
@@ -148,12 +136,11 @@ class MemoryService:
             if error.get("code") == "memory_unavailable":
                 # The ledger could not be opened (throttling, an outage): not the user's fault.
                 count_outcome("unavailable", metric="Edits")
-                raise MemoryUnavailableApiError()
+                raise MemoryUnreachableError()
             count_outcome("rejected", metric="Edits")
             raise MemoryEditRejectedError(
-                422,
-                str(error.get("code", "invalid_operations")),
-                str(error.get("message", "The edit is invalid.")),
+                code=str(error.get("code", Code.INVALID_OPERATIONS)),
+                message=str(error.get("message", "The edit is invalid.")),
             )
         outcome = ledger.commit()
         count_outcome(outcome.status, metric="Edits")
@@ -170,25 +157,19 @@ class MemoryService:
         try:
             self._memory.delete_all(user_id)
         except RepositoryError:
-            raise ApiError(
-                503, "memory_unavailable", "Memory could not be deleted right now. Please retry."
+            raise MemoryUnreachableError(
+                message="Memory could not be deleted right now. Please retry."
             ) from None
 
     def cancel_turn(self, user_id: str, turn_id: str) -> Literal["cancelled", "expired"]:
         try:
             result = self._ledger.cancel(user_id, turn_id, self._clock_ms())
         except AlreadyCommittedError:
-            raise ApiError(
-                409, "already_committed", "The turn has already committed its memory."
-            ) from None
+            raise AlreadyCommittedTurnError() from None
         except RepositoryError:
-            raise ApiError(
-                503,
-                "ledger_unavailable",
-                "The turn could not be cancelled right now. Please retry.",
-            ) from None
+            raise LedgerUnreachableError() from None
         return "expired" if result.status == "expired" else "cancelled"
 
     def _require_enabled(self) -> None:
         if not self._memory_enabled():
-            raise MemoryDisabledApiError()
+            raise MemoryDisabledError()

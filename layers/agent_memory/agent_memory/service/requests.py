@@ -5,7 +5,6 @@ from __future__ import annotations
 import uuid
 
 from agent_memory.domain import LIMITS, TARGETS, UNKNOWN_SOURCE, Target, withheld_entries
-from agent_memory.http import ApiError
 from agent_memory.http.contract import (
     ChatRequest,
     ChatResponse,
@@ -17,6 +16,7 @@ from agent_memory.http.contract import (
 from agent_memory.repository import LoadedMemory
 from agent_memory.service.cancellation import cancel_flag_for_request
 from agent_memory.service.chat import ChatResult, ChatService, ChatTurn
+from agent_memory.service.exceptions import InvalidIdempotencyKeyError, InvalidTurnIdError
 
 
 def parse_turn_id(value: str) -> str:
@@ -24,7 +24,7 @@ def parse_turn_id(value: str) -> str:
     try:
         return str(uuid.UUID(value.strip()))
     except (ValueError, AttributeError):
-        raise ApiError(400, "invalid_turn_id", "A turn id must be a UUID.") from None
+        raise InvalidTurnIdError() from None
 
 
 def turn_id_from_header(idempotency_key: str | None) -> str:
@@ -32,10 +32,8 @@ def turn_id_from_header(idempotency_key: str | None) -> str:
         return str(uuid.uuid4())
     try:
         return parse_turn_id(idempotency_key)
-    except ApiError:
-        raise ApiError(
-            400, "invalid_idempotency_key", "The Idempotency-Key header must be a UUID."
-        ) from None
+    except InvalidTurnIdError:
+        raise InvalidIdempotencyKeyError() from None
 
 
 def run_chat_turn(

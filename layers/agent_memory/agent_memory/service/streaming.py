@@ -20,11 +20,10 @@ from typing import Any
 
 from aws_lambda_powertools import Logger
 
-from agent_memory.http import ApiError
 from agent_memory.ledger import CancelFlag
 from agent_memory.repository import LedgerRepository, RepositoryError
 from agent_memory.service.chat import ChatService, ChatTurn
-from agent_memory.service.exceptions import ClientDisconnectedError
+from agent_memory.service.exceptions import ClientDisconnectedError, ServiceError
 from agent_memory.service.memory import MemoryService
 from agent_memory.service.requests import chat_response, parse_turn_id
 from agent_memory.websocket import (
@@ -133,7 +132,7 @@ def stream_chat_turn(
     except FrameError as error:
         _post_quietly(connection, error_frame(error.code, error.message, turn_id=error.turn_id))
         return None
-    except ApiError as error:
+    except ServiceError as error:
         _post_quietly(connection, error_frame(error.code, error.message))
         return None
     try:
@@ -161,7 +160,7 @@ def stream_chat_turn(
     except ClientDisconnectedError:
         logger.info("stream ended by the client", extra={"deltas_posted": sink.posted})
         return turn_id
-    except ApiError as error:
+    except ServiceError as error:
         _post_quietly(connection, error_frame(error.code, error.message, turn_id=turn_id))
         return turn_id
     except Exception as error:
@@ -185,13 +184,13 @@ def cancel_streamed_turn(
     except FrameError as error:
         _post_quietly(connection, error_frame(error.code, error.message, turn_id=error.turn_id))
         return
-    except ApiError as error:
+    except ServiceError as error:
         _post_quietly(connection, error_frame(error.code, error.message))
         return
     RUNNING_TURNS.cancel(connection.connection_id, turn_id)
     try:
         status = service.cancel_turn(user_id, turn_id)
-    except ApiError as error:
+    except ServiceError as error:
         _post_quietly(connection, error_frame(error.code, error.message, turn_id=turn_id))
         return
     _post_quietly(connection, cancelled_frame(turn_id, status))

@@ -42,16 +42,14 @@ from agent_memory.service.exceptions import (
     InvalidCommitIdError,
     InvalidCursorError,
     InvalidProposalIdError,
+    MemoryDisabledError,
     MemoryEditRejectedError,
+    MemoryUnreachableError,
     ProposalConflictError,
     ProposalNotFoundError,
     UndoConflictError,
 )
-from agent_memory.service.memory import (
-    MemoryDisabledApiError,
-    MemoryUnavailableApiError,
-    committed_documents,
-)
+from agent_memory.service.memory import committed_documents
 from agent_memory.service.settings import TurnSettings
 from agent_memory.telemetry import count_outcome
 
@@ -167,7 +165,7 @@ class UserControlService:
             staged = apply_operations(loaded.snapshot, proposal.operations)
         except MemoryValidationError as error:
             count_outcome("rejected", metric="Approvals")
-            raise ProposalConflictError(error.message) from None
+            raise ProposalConflictError(message=error.message) from None
         self._review(
             tuple(
                 normalize_text(op.content) for op in proposal.operations if op.content is not None
@@ -208,7 +206,7 @@ class UserControlService:
             check_review(self._batch_review, texts)
         except MemoryValidationError as error:
             count_outcome("rejected", metric=metric)
-            raise MemoryEditRejectedError(422, str(error.code), error.message) from None
+            raise MemoryEditRejectedError(code=str(error.code), message=error.message) from None
 
     def _commit(
         self,
@@ -246,18 +244,18 @@ class UserControlService:
         try:
             return self._memory.load(user_id)
         except RepositoryError:
-            raise MemoryUnavailableApiError() from None
+            raise MemoryUnreachableError() from None
 
     def _require_enabled(self) -> None:
         if not self._memory_enabled():
-            raise MemoryDisabledApiError()
+            raise MemoryDisabledError()
 
     @staticmethod
     def _unavailable_on_error(call: Callable[[], _T]) -> _T:
         try:
             return call()
         except RepositoryError:
-            raise MemoryUnavailableApiError() from None
+            raise MemoryUnreachableError() from None
 
 
 def _undo_rejected(error: MemoryValidationError) -> UndoConflictError:
@@ -265,7 +263,7 @@ def _undo_rejected(error: MemoryValidationError) -> UndoConflictError:
     restored entry, a restored entry today's scanner refuses) is a 409: nothing changed."""
     if error.code == UNDO_CONFLICT:
         return UndoConflictError()
-    return UndoConflictError(error.message)
+    return UndoConflictError(message=error.message)
 
 
 def _inverse_counts(changes: Sequence[Change]) -> tuple[Operation, ...]:

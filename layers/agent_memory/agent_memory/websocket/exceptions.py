@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from agent_memory.exceptions import AgentMemoryError
 
-class WebSocketError(Exception):
+
+class WebSocketError(AgentMemoryError):
     """Base of the WebSocket capability's errors; ``code`` is a stable machine code."""
 
     code = "websocket_error"
