@@ -1,7 +1,8 @@
 """The error codes the OpenAPI document lists are exactly the codes the code can emit.
 
-The codes are read from the sources (every ``ApiError`` and its subclasses, the error
-builders of the resolver and of the local gateway), so a new code that is not in
+The codes are read from the sources (every ``ApiError`` and ``ServiceError`` and their
+subclasses, with the ``ServiceErrorCode`` members they name, the error builders of the
+resolver and of the local gateway), so a new code that is not in
 ``ApiErrorCode`` fails here, and so does a listed code that nothing emits any more.
 """
 
@@ -23,11 +24,14 @@ from agent_memory.ledger.outcome import (
     OutcomeReason,
     OutcomeStatus,
 )
+from agent_memory.service.exceptions import ServiceErrorCode
 from agent_memory_tools.local.functions import function_module, project_root
 
 ROOT = project_root()
 SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
-ERROR_BUILDERS = {"error_response", "_raw_error"}
+ERROR_BUILDERS = {"error_response", "_raw_error", "coded_response"}
+# How the services name their codes: ``ServiceErrorCode.X`` (imported as ``Code`` too).
+CODE_ENUMS = {"ServiceErrorCode", "Code"}
 
 
 def _sources() -> list[Path]:
@@ -53,6 +57,12 @@ def _literals(node: ast.expr) -> set[str]:
     ``d.get(key, "x")``, ``"x" if c else "y"``."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return {node.value} if SNAKE.match(node.value) else set()
+    if (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in CODE_ENUMS
+    ):
+        return {ServiceErrorCode[node.attr].value}
     if isinstance(node, ast.BoolOp):
         return set().union(*(_literals(value) for value in node.values))
     if isinstance(node, ast.IfExp):
@@ -66,12 +76,13 @@ def _literals(node: ast.expr) -> set[str]:
 
 def _emitted_codes() -> Iterator[tuple[str, str]]:
     trees = [ast.parse(path.read_text(encoding="utf-8")) for path in _sources()]
-    family = _classes_under("ApiError", trees)
+    family = _classes_under("ApiError", trees) | _classes_under("ServiceError", trees)
     for path, tree in zip(_sources(), trees, strict=True):
         where = str(path.relative_to(ROOT))
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and _name(node.func) in family | ERROR_BUILDERS:
-                for argument in node.args:
+                codes = [*node.args, *(k.value for k in node.keywords if k.arg == "code")]
+                for argument in codes:
                     yield from ((code, where) for code in _literals(argument))
             if isinstance(node, ast.ClassDef) and node.name in family:
                 for statement in ast.walk(node):
@@ -82,14 +93,13 @@ def _emitted_codes() -> Iterator[tuple[str, str]]:
                     if isinstance(statement, ast.Call) and _name(statement.func) == "__init__":
                         for argument in statement.args:
                             yield from ((code, where) for code in _literals(argument))
-            # (status, code, message) tables, such as the edit's failures
+            # (code, message) tables, such as the edit's failures
             if (
                 isinstance(node, ast.Tuple)
-                and len(node.elts) == 3
-                and isinstance(node.elts[0], ast.Constant)
-                and isinstance(node.elts[0].value, int)
+                and len(node.elts) == 2
+                and isinstance(node.elts[0], ast.Attribute)
             ):
-                yield from ((code, where) for code in _literals(node.elts[1]))
+                yield from ((code, where) for code in _literals(node.elts[0]))
 
 
 def test_every_error_code_the_code_emits_is_listed_and_nothing_else() -> None:
@@ -178,6 +188,8 @@ def _given_reasons() -> Iterator[tuple[str, str]]:
                 for call in ast.walk(node):
                     if isinstance(call, ast.Call) and _name(call.func) == "__init__" and call.args:
                         candidates.append(call.args[0])
+                    if isinstance(call, ast.Assign) and "code" in map(_name, call.targets):
+                        candidates.append(call.value)
         for candidate in candidates:
             yield from ((r, where) for r in _literals(candidate) if r not in statuses)
 

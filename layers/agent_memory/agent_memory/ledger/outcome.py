@@ -30,7 +30,6 @@ OutcomeReason = Literal[
     "already_committed",
     "cancel_flag",
     "client_disconnected",
-    "configuration",
     "corrupt_document",
     "deadline_passed",
     "deadline_too_close",
