@@ -21,7 +21,8 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 .PHONY: help run test lint typecheck pytest browser console-screenshot cfn-lint sam-validate sam-build bench lock openapi clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' \
+	  | sed -e 's/[$$](HOST)/$(HOST)/g' -e 's/[$$](PORT)/$(PORT)/g'
 
 # A venv of another Python (an older checkout, a moved interpreter) is rebuilt, not reused.
 IS_313 = -c 'import sys; sys.exit(sys.version_info[:2] != (3, 13))'

@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
+
+# As a shell reports a command killed by SIGPIPE (128 + 13).
+EXIT_BROKEN_PIPE = 141
 
 
 class CommandError(Exception):
@@ -155,12 +159,20 @@ def _command_module(module_name: str) -> Any:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return int(args.run(args))
+        status = int(args.run(args))
+        sys.stdout.flush()  # here, so a reader that left (`| head`) is seen below
+        return status
     except CommandError as error:
         print(f"agent-memory {args.command}: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader of stdout went away (`| head`): no traceback, and nothing more to write.
+        # stdout now points at /dev/null, so the interpreter's own flush at exit is quiet.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":

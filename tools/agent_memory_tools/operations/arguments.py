@@ -13,6 +13,18 @@ TABLE_SOURCES_HELP = (
     "Tables: --memory-table and --ledger-table, or --stack (the stack's MemoryTableName and"
     " TurnLedgerTableName outputs), or else MEMORY_TABLE_NAME and TURN_LEDGER_TABLE_NAME from"
     " the environment. Credentials and region come from the usual AWS environment."
+    " Against the local stack (`make run`): --endpoint-url with the DynamoDB address its"
+    " banner prints, --memory-table agent-memory-local-memory --ledger-table"
+    " agent-memory-local-turn-ledger, and any credentials (moto checks none), e.g."
+    " AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local AWS_DEFAULT_REGION=us-east-1."
+)
+# The local stack's table names as TABLE_SOURCES_HELP gives them (a test checks them
+# against the stack's own; importing it here would slow down every --help).
+LOCAL_TABLE_OPTIONS = (
+    "--memory-table",
+    "agent-memory-local-memory",
+    "--ledger-table",
+    "agent-memory-local-turn-ledger",
 )
 
 

@@ -69,6 +69,9 @@ class ProbeReport:
     user_id: str
     steps: tuple[StepResult, ...]
     leftovers: tuple[tuple[str, str, str], ...] = ()
+    # Whether any step got as far as a write: a probe that failed before (no credentials,
+    # no table) cannot have left anything, even when its cleanup could not read back.
+    wrote: bool = True
 
     @property
     def ok(self) -> bool:
@@ -87,6 +90,7 @@ class ProbeReport:
         return {
             "ok": self.ok,
             "clean": self.clean,
+            "wrote": self.wrote,
             "run_id": self.run_id,
             "steps": [step.to_dict() for step in self.steps],
             "leftovers": [
@@ -143,6 +147,7 @@ class ReadinessProbe:
             user_id=self.user_id,
             steps=tuple(results),
             leftovers=tuple(leftovers),
+            wrote=bool(self._state.turn_ids),
         )
 
     # -- the steps -------------------------------------------------------------------------

@@ -3,8 +3,9 @@ before memory is turned on). Through the service's own code paths it inserts, re
 and removes a probe item in each table, including a real turn's TransactWriteItems commit
 and a compare-and-swap that must be refused, and reports each step with its time. The probe
 works in a namespace no real user can have, and deletes everything it wrote whatever step
-fails. Exit status: 0 passed; 1 a step failed (and nothing was left behind); 2 probe items
-may be left behind (the output names them and the `--cleanup` command that removes them)."""
+fails. Exit status: 0 passed; 1 a step failed (and nothing was left behind, or it failed
+before writing anything); 2 probe items may be left behind (the output names them and the
+`--cleanup` command that removes them)."""
 
 from __future__ import annotations
 
@@ -83,6 +84,13 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_PASSED
     if report.clean:
         print("probe FAILED; it left nothing behind.", file=sys.stderr)
+        return EXIT_FAILED
+    if not report.wrote:
+        print(
+            "probe FAILED before it wrote anything (check the credentials, the region and the"
+            " table names); nothing can have been left behind.",
+            file=sys.stderr,
+        )
         return EXIT_FAILED
     for table, sort_key, value in report.leftovers:
         print(f"left behind: {table} {sort_key}={value}", file=sys.stderr)
