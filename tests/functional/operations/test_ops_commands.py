@@ -199,7 +199,6 @@ def test_export_prints_both_documents_and_ledger_metadata_on_stdout_only(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     # GIVEN alice's two documents, a committed and a cancelled turn; bob's memory
-    caplog.set_level(logging.DEBUG)
     commit_turn(
         memory_repository,
         ledger_repository,
@@ -210,7 +209,8 @@ def test_export_prints_both_documents_and_ledger_metadata_on_stdout_only(
     ledger_repository.cancel("alice", str(uuid.uuid4()), wall_clock_ms())
     commit_turn(memory_repository, ledger_repository, "bob", add("memory", "Bob fact."))
 
-    # WHEN the operator exports alice, with the ledger records
+    # WHEN the operator exports alice, with the ledger records, every logger at DEBUG
+    caplog.set_level(logging.DEBUG)
     status = main(["export", "alice", "--ledger-items"])
 
     # THEN stdout holds her documents and her ledger's metadata, and nothing of bob

@@ -45,7 +45,12 @@ def add_target_arguments(parser: argparse.ArgumentParser) -> None:
 
 def keep_stdout_for_output() -> None:
     """Send library logs to stderr, so stdout carries only the command's own output (the
-    JSON an operator redirects to a file). In Lambda, Powertools logs to stdout."""
+    JSON an operator redirects to a file). In Lambda, Powertools logs to stdout. The
+    framework loggers are pinned as in Lambda: botocore's debug log quotes every item it
+    reads or writes, and an export reads nothing but content."""
+    from agent_memory.telemetry.framework_logs import quiet_framework_logs
+
+    quiet_framework_logs()
     streams = {id(sys.stdout), id(sys.__stdout__)}
     for name in ("agent-memory", ""):
         for handler in logging.getLogger(name).handlers:
