@@ -95,3 +95,23 @@ def test_reserved_concurrency_bounds_each_user_facing_function_and_throttles_ala
     alarm = RESOURCES[f"{function}ThrottlesAlarm"]["Properties"]
     assert alarm["MetricName"] == "Throttles"
     assert alarm["Dimensions"][0]["Value"] == {"Ref": function}
+
+
+def test_the_stages_429s_are_counted_from_its_access_log_and_alarmed() -> None:
+    # GIVEN the metric filter on the access log and the alarm on its metric
+    metric = RESOURCES["ApiThrottledRequestsMetric"]["Properties"]
+    alarm = RESOURCES["ApiThrottlesAlarm"]["Properties"]
+    access_format = RESOURCES["HttpApi"]["Properties"]["AccessLogSettings"]["Format"]
+
+    # THEN the filter reads the status the access log writes (a quoted string) and the
+    # alarm watches exactly the metric the filter makes, at a threshold operators can set
+    assert '"status":"$context.status"' in access_format
+    assert metric["LogGroupName"] == {"Ref": "ApiAccessLogs"}
+    assert metric["FilterPattern"] == '{ $.status = "429" }'
+    (transformation,) = metric["MetricTransformations"]
+    assert (alarm["Namespace"], alarm["MetricName"]) == (
+        transformation["MetricNamespace"],
+        transformation["MetricName"],
+    )
+    assert alarm["Threshold"] == {"Ref": "ApiThrottlesThreshold"}
+    assert PARAMETERS["ApiThrottlesThreshold"]["MinValue"] >= 1
