@@ -103,13 +103,14 @@ def test_approve_mode_end_to_end(
     # GIVEN a user who switches the write mode to approve
     token = signed_in(console, issuer, user_name("alice"))
     console.page.get_by_label("Write mode").select_option("approve")
-    _wait_for_mode(stack, token, "approve")
 
-    # WHEN two turns would each save a fact
+    # WHEN two turns would each save a fact, the first sent at once (the console saves the
+    # mode before it sends)
     keep = console.send("remember: a fact I approve")
     console.expect_outcome(keep, "proposed", "Proposed: waiting for your approval")
     drop = console.send("remember: a fact I reject")
     console.expect_outcome(drop, "proposed")
+    _wait_for_mode(stack, token, "approve")
 
     # THEN nothing is saved yet, and both wait as proposals
     expect(console.entries("memory")).to_have_count(0)

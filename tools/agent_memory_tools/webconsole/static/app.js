@@ -59,6 +59,7 @@ async function openConsole() {
     features,
     onError: showError,
     onSettled: () => panel.refresh(),
+    beforeSend: () => panel.settled(),
   });
   if (state.stream) {
     state.stream.onclose = () => {

@@ -25,8 +25,9 @@ export function describeOutcome(memory) {
 }
 
 export class Chat {
-  constructor({ api, stream, features, onSettled, onError }) {
+  constructor({ api, stream, features, onSettled, onError, beforeSend = async () => {} }) {
     this.api = api;
+    this.beforeSend = beforeSend;
     this.stream = stream; // a connected TurnStream, or null (POST /chat then)
     this.features = features;
     this.onSettled = onSettled;
@@ -35,6 +36,7 @@ export class Chat {
   }
 
   async send(message) {
+    await this.beforeSend();
     const turnId = newUuid();
     const view = new TurnView(this.list, message, turnId);
     view.onCancel = () => this.cancel(turnId, view);

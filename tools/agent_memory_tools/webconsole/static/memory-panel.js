@@ -72,14 +72,24 @@ export class MemoryPanel {
     });
   }
 
-  async setWriteMode(select) {
-    try {
-      const settings = await this.api.putSettings(select.value);
-      select.value = settings?.write_mode ?? select.value;
-    } catch (error) {
-      this.onError(error);
-      this.loadSettings();
-    }
+  setWriteMode(select) {
+    const saving = (async () => {
+      try {
+        const settings = await this.api.putSettings(select.value);
+        select.value = settings?.write_mode ?? select.value;
+      } catch (error) {
+        this.onError(error);
+        await this.loadSettings();
+      }
+    })();
+    this.savingSettings = saving;
+    return saving;
+  }
+
+  // Resolves once a write-mode change is saved: a turn sent right after switching to
+  // approve must run in approve mode.
+  async settled() {
+    await this.savingSettings;
   }
 
   loadProposals() {
