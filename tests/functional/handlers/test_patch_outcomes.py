@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -13,6 +14,8 @@ from agent_memory.repository import (
     RepositoryError,
     TransportError,
 )
+from agent_memory_tools.local.events import LocalLambdaContext, http_api_event
+from agent_memory_tools.local.functions import handler
 
 
 def remove(match: str) -> dict[str, Any]:
@@ -77,3 +80,24 @@ def test_an_edit_whose_outcome_is_unknown_says_so(
     assert "nothing was changed" not in reply.body["error"]["message"]
     monkeypatch.setattr(MemoryRepository, "transact_write", real_write)
     assert api.memory()["memory"] == []
+
+
+def test_an_edit_is_bounded_by_its_own_functions_remaining_time(api: Api) -> None:
+    # GIVEN the memory function invoked with 3 s left (its timeout, not the chat turn's 25 s)
+    started_ms = int(time.time() * 1000)
+    event = http_api_event(
+        "PATCH",
+        "/memory",
+        body={"operations": [{"target": "memory", "action": "add", "content": "Bounded."}]},
+        authorizer_context={"sub": "alice"},
+    )
+    context = LocalLambdaContext(function_name="memory_api", timeout_ms=3_000)
+
+    # WHEN the user edits memory
+    response = handler("memory_api")(event, context)
+
+    # THEN the edit committed, and its unit of work had a deadline within those 3 s: no
+    # DynamoDB attempt could be sized past the function's own timeout
+    assert response["statusCode"] == 200, response["body"]
+    (item,) = api.items("ledger")
+    assert started_ms < int(item["deadline_ms"]["N"]) <= started_ms + 3_000
