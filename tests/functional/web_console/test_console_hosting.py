@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 import pytest
 from console_page import ConsolePage
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import expect
 from stack_support import RunningStack
 
 from agent_memory_tools.dev_auth import DevIssuer
@@ -39,7 +39,7 @@ def static_host() -> Iterator[str]:
 
 
 def test_the_console_hosted_elsewhere_talks_to_the_configured_api(
-    browser: Browser,
+    console_for: Callable[..., ConsolePage],
     static_host: str,
     stack: RunningStack,
     issuer: DevIssuer,
@@ -48,26 +48,23 @@ def test_the_console_hosted_elsewhere_talks_to_the_configured_api(
     # GIVEN the console's files on a static host of their own, opened with ?api= naming the
     # local stack (another origin: the API answers it through CORS)
     assert static_host != stack.url
-    context = browser.new_context()
-    context.set_default_timeout(30_000)
-    try:
-        page = context.new_page()
-        page.goto(f"{static_host}/index.html?api={quote(stack.url, safe='')}")
-        expect(page.locator("body")).to_have_attribute("data-ready", "true")
-        console = ConsolePage(page, static_host)
+    page = console_for().page
+    page.goto(f"{static_host}/index.html?api={quote(stack.url, safe='')}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    console = ConsolePage(page, static_host)
 
-        # THEN it offers no sign-in by name (a hosted copy has no dev issuer), only a token
-        expect(page.get_by_label("Token")).to_be_visible()
-        expect(page.locator("#dev-sign-in")).to_be_hidden()
+    # THEN it offers no sign-in by name (a hosted copy has no dev issuer), only a token
+    expect(page.get_by_label("Token")).to_be_visible()
+    expect(page.locator("#dev-sign-in")).to_be_hidden()
 
-        # WHEN the user pastes a token and sends a turn that saves a fact
-        token = issuer.mint(user_name("remote"))
-        console.sign_in_with_token(token)
-        console.expect_outcome(console.send("remember: hosted anywhere"), "committed")
+    # WHEN the user pastes a token and sends a turn that saves a fact
+    token = issuer.mint(user_name("remote"))
+    console.sign_in_with_token(token)
+    console.expect_outcome(console.send("remember: hosted anywhere"), "committed")
 
-        # THEN the configured API holds it and the panel shows it
-        expect(console.entries("memory")).to_have_text(["hosted anywhere"])
-        assert stack.memory(token)["memory"] == ["hosted anywhere"]
-        expect(console.error).to_be_hidden()
-    finally:
-        context.close()
+    # THEN it streamed over the WebSocket beside the configured API (ws:// + /ws by default)
+    expect(page.locator("#transport")).to_have_text("Replies stream in over the WebSocket.")
+    # AND the configured API holds the fact and the panel shows it
+    expect(console.entries("memory")).to_have_text(["hosted anywhere"])
+    assert stack.memory(token)["memory"] == ["hosted anywhere"]
+    expect(console.error).to_be_hidden()
