@@ -85,3 +85,29 @@ def test_at_phone_width_the_console_fits_and_works(
     send = phone.page.get_by_role("button", name="Send").bounding_box()
     assert send is not None
     assert send["x"] + send["width"] <= 390
+
+
+def test_forget_everything_while_a_turn_runs_fences_it(
+    console: ConsolePage,
+    stack: RunningStack,
+    issuer: DevIssuer,
+    user_name: Callable[[str], str],
+) -> None:
+    # GIVEN a saved fact and a slow turn that has staged another one and still runs
+    token = issuer.mint(user_name("alice"))
+    console.sign_in_with_token(token)
+    console.expect_outcome(console.send("remember: an older fact"), "committed")
+    turn = console.send(f"remember: a fact from a fenced turn\nsimulate: sleep {SLOW_SECONDS}")
+    expect(console.badge(turn)).to_have_text("Running…")
+
+    # WHEN the user forgets everything while it runs
+    console.page.get_by_role("button", name="Forget everything…").click()
+    console.page.get_by_role("dialog", name="Forget everything?").get_by_role(
+        "button", name="Forget everything", exact=True
+    ).click()
+    expect(console.entries("memory")).to_have_count(0)
+
+    # THEN the running turn saves nothing, and its badge says why
+    console.expect_outcome(turn, "cancelled", "Cancelled: nothing saved (memory_forgotten)")
+    expect(console.entries("memory")).to_have_count(0)
+    assert stack.memory(token) == {"user": [], "memory": []}
