@@ -248,8 +248,12 @@ def _contract(record: RunRecord) -> Check:
             check.violations.append(f"u{turn.user}: approve-mode turn {_turn(turn)} committed")
         if turn.status == "proposed" and not approving:
             check.violations.append(f"u{turn.user}: auto-mode turn {_turn(turn)} proposed")
-        if turn.kind in ("read", "invalid", "fail") and committed:
+        if turn.kind in ("read", "invalid", "fail", "disconnect") and committed:
             check.violations.append(f"u{turn.user}: {turn.kind} turn {_turn(turn)} committed")
+        if turn.deltas_match is False:
+            check.violations.append(
+                f"u{turn.user}: the deltas of streamed turn {_turn(turn)} are not its reply"
+            )
         if turn.kind == "cancel":
             if turn.cancel_answer in ("cancelled", "expired") and committed:
                 check.violations.append(

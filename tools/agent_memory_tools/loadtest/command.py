@@ -101,6 +101,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="keep the run's users (HTTP, real tables) and created tables (default: forget them)",
     )
     load.add_argument(
+        "--stream",
+        action="store_true",
+        help="stream the chat turns over the WebSocket function (in-process, moto), with"
+        " disconnect turns whose client drops mid-stream (they must commit nothing); first"
+        " runs the same plan over HTTP and prints time to first delta and turns/s of both",
+    )
+    load.add_argument(
         "--memory-cost",
         action="store_true",
         help="first run the same plan with MEMORY_ENABLED=false (in-process, moto) and print"
@@ -120,30 +127,42 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from agent_memory_tools.cli.main import CommandError
-    from agent_memory_tools.loadtest.config import LoadTestConfig, Mix, parse_mix
+    from agent_memory_tools.loadtest.config import (
+        STREAM_DISCONNECT_WEIGHT,
+        LoadTestConfig,
+        Mix,
+        parse_mix,
+    )
     from agent_memory_tools.loadtest.exceptions import LoadTestError
     from agent_memory_tools.loadtest.facts import new_run_id
     from agent_memory_tools.loadtest.session import run_load_test
 
     try:
         _check_combinations(args)
+        mix = parse_mix(args.mix) if args.mix else Mix()
+        if args.stream and "disconnect" not in args.mix:
+            mix = Mix({**mix.weights, "disconnect": STREAM_DISCONNECT_WEIGHT})
         config = LoadTestConfig(
             users=args.users,
             turns=args.turns,
             concurrency=args.concurrency,
             seed=args.seed if args.seed is not None else random.SystemRandom().randrange(10**6),
-            mix=parse_mix(args.mix) if args.mix else Mix(),
+            mix=mix,
             url=args.url,
             report_dir=args.report_dir,
             duration_limit=args.duration_limit,
             progress=not args.no_progress,
             keep_data=args.keep_data,
             run_id=args.run_id or new_run_id(),
+            stream=args.stream,
         )
         target = build_target(config, args)
         cleanup = not config.keep_data and (config.url is not None or target_uses_aws(args))
         memory_off = memory_off_target(config) if args.memory_cost else None
-        result = run_load_test(config, target, cleanup=cleanup, memory_off=memory_off)
+        http = http_baseline_target(config) if config.stream else None
+        result = run_load_test(
+            config, target, cleanup=cleanup, memory_off=memory_off, http_baseline=http
+        )
     except LoadTestError as error:
         raise CommandError(str(error)) from None
     return result.exit_code
@@ -160,6 +179,11 @@ def _check_combinations(args: argparse.Namespace) -> None:
         )
     if args.memory_cost and (args.url or args.table_prefix or args.tables_from_env):
         raise ConfigError("--memory-cost runs in-process against moto only.")
+    if args.stream and (args.url or args.table_prefix or args.tables_from_env or args.memory_cost):
+        raise ConfigError(
+            "--stream runs in-process against moto only (use tests or the console for the"
+            " local stack's ws://HOST:PORT/ws), and not with --memory-cost."
+        )
     if args.table_prefix is not None and args.tables_from_env:
         raise ConfigError("Choose one of --table-prefix and --tables-from-env.")
     if args.table_prefix is not None and not _is_table_prefix(args.table_prefix):
@@ -194,6 +218,28 @@ def memory_off_target(config: LoadTestConfig) -> Target:
         root=root,
         warm_user=user_id(run_id, config.users) + "-warmup",
         memory_enabled=False,
+    )
+
+
+def http_baseline_target(config: LoadTestConfig) -> Target:
+    """The in-process target over HTTP (POST /chat), on a moto server of its own: the same
+    plan's turns/s without streaming."""
+    from agent_memory_tools.loadtest.exceptions import TargetError
+    from agent_memory_tools.loadtest.facts import user_id
+    from agent_memory_tools.loadtest.targets.dynamodb import MotoTables
+    from agent_memory_tools.loadtest.targets.inprocess import InProcessTarget
+    from agent_memory_tools.local.functions import project_root
+
+    try:
+        root = project_root()
+    except FileNotFoundError as error:
+        raise TargetError(f"{error} Run the in-process load test from a checkout.") from None
+    run_id = f"{config.run_id}http"
+    return InProcessTarget(
+        tables=MotoTables(root / "template.yaml", run_id),
+        environments=config.concurrency + max(2, config.concurrency // 4),
+        root=root,
+        warm_user=user_id(run_id, config.users) + "-warmup",
     )
 
 
@@ -234,4 +280,5 @@ def build_target(config: LoadTestConfig, args: argparse.Namespace) -> Target:
         environments=config.concurrency + cancel_environments,
         root=root,
         warm_user=user_id(config.run_id, config.users) + "-warmup",
+        stream=config.stream,
     )

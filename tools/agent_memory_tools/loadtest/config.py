@@ -21,6 +21,7 @@ KINDS = (
     "undo",
     "approve",
     "reject",
+    "disconnect",
 )
 """Turn kinds, in the order the summary lists them."""
 
@@ -36,8 +37,11 @@ DEFAULT_MIX: Mapping[str, int] = MappingProxyType(
         "undo": 6,
         "approve": 6,
         "reject": 3,
+        "disconnect": 0,
     }
 )
+# With --stream, unless --mix says otherwise: streamed turns whose client drops mid-stream.
+STREAM_DISCONNECT_WEIGHT = 9
 # With approve or reject turns in the mix, every APPROVE_EVERY-th user runs in the
 # ``approve`` write mode: its chat turns propose, its approve and reject turns decide.
 APPROVE_EVERY = 4
@@ -107,8 +111,12 @@ class LoadTestConfig:
     progress: bool = True
     keep_data: bool = False
     run_id: str = ""
+    # Chat turns streamed over the WebSocket function instead of POST /chat.
+    stream: bool = False
 
     def __post_init__(self) -> None:
+        if self.mix.weight("disconnect") > 0 and not self.stream:
+            raise ConfigError("disconnect turns are streamed turns: add --stream.")
         _check_range("--users", self.users, 1, MAX_USERS)
         _check_range("--turns", self.turns, 1, MAX_TURNS_PER_USER)
         _check_range("--concurrency", self.concurrency, 1, MAX_CONCURRENCY)

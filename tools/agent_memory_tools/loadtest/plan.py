@@ -22,6 +22,9 @@ INVALID_VARIANTS = (
     "identity_body",
 )
 ADD_SHAPES = ("memory", "user", "both")
+# Where a streamed turn's client drops: while the turn sleeps after staging (so that
+# $disconnect fences it), or right after the first delta (its later posts fail).
+DISCONNECT_VARIANTS = ("after_started", "mid_stream")
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,8 @@ def _variant(kind: str, rng: random.Random) -> str:
         return rng.choices(ADD_SHAPES, (5, 3, 2))[0]
     if kind in ("cancel", "fail"):
         return rng.choice(("memory", "user"))
+    if kind == "disconnect":
+        return rng.choice(DISCONNECT_VARIANTS)
     return ""
 
 

@@ -28,7 +28,7 @@ Outcome = Literal["pending", "committed", "not_committed", "unknown"]
 DELIMITER_CHARS = 3  # "\n§\n" between entries
 
 # Turn kinds whose batch can never commit, whatever the timing.
-NEVER_COMMITS = frozenset({"invalid", "fail", "read"})
+NEVER_COMMITS = frozenset({"invalid", "fail", "read", "disconnect"})
 
 
 @dataclass
@@ -80,6 +80,10 @@ class TurnRecord:
     cancel_answer: str | None = None
     commit_id: str | None = None
     proposal_id: str | None = None
+    # Streamed turns (--stream): from the chat frame to the first delta, and whether the
+    # deltas concatenated were the reply of the done frame.
+    first_delta_ms: float | None = None
+    deltas_match: bool | None = None
 
     @property
     def replays(self) -> int | None:

@@ -119,6 +119,9 @@ def summary_text(report: Mapping[str, Any], files: Sequence[str]) -> str:
             f" off (x{cost['p50_ratio']:.2f}), p99 {cost['on_p99_ms']:.0f} vs"
             f" {cost['off_p99_ms']:.0f} ms (x{cost['p99_ratio']:.2f}), without cancel turns"
         )
+    streaming = summary.get("streaming")
+    if streaming:
+        lines.extend(_streaming_lines(streaming))
     rss = summary.get("peak_rss_mb")
     if rss:
         lines.append(
@@ -179,6 +182,26 @@ def summary_text(report: Mapping[str, Any], files: Sequence[str]) -> str:
     )
     lines.append(f"  result          {verdict}")
     return "\n".join(lines)
+
+
+def _streaming_lines(streaming: Mapping[str, Any]) -> list[str]:
+    first = streaming["time_to_first_delta_ms_without_sleep"]
+    lines = [
+        f"  streamed        {streaming['streamed_turns']} turns over the WebSocket function,"
+        f" {streaming['disconnected_turns']} of them dropped by their client mid-stream;"
+        f" deltas not the reply: {streaming['deltas_not_the_reply']}",
+        f"  first delta     p50 {first['p50']:.0f} ms, p95 {first['p95']:.0f} ms,"
+        f" p99 {first['p99']:.0f} ms (turns without a sleep)",
+    ]
+    http = streaming.get("http")
+    if http:
+        ratio = streaming["turns_per_second"] / max(http["turns_per_second"], 1e-9)
+        lines.append(
+            f"  streamed/HTTP   {streaming['turns_per_second']:.1f} vs"
+            f" {http['turns_per_second']:.1f} turns/s (x{ratio:.2f}); p50 without sleep"
+            f" {http['latency_ms_without_sleep']['p50']:.0f} ms over HTTP"
+        )
+    return lines
 
 
 def _counts(counts: Mapping[str, Any]) -> str:

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from agent_memory_tools.loadtest.config import APPROVE_EVERY, LoadTestConfig
 from agent_memory_tools.loadtest.exceptions import TargetError
@@ -25,7 +25,13 @@ from agent_memory_tools.loadtest.plan import Plan
 from agent_memory_tools.loadtest.progress import Progress
 from agent_memory_tools.loadtest.record import RunRecord, TurnRecord
 from agent_memory_tools.loadtest.scenario import Composer
-from agent_memory_tools.loadtest.targets.api import ApiAnswer, ApiRequest, Target
+from agent_memory_tools.loadtest.targets.api import (
+    ApiAnswer,
+    ApiRequest,
+    StreamingTarget,
+    StreamRequest,
+    Target,
+)
 
 STORES: tuple[Store, ...] = ("user", "memory")
 SLOT_POLL_SECONDS = 0.2
@@ -200,6 +206,10 @@ class Runner:
                 answer = self._target.send(ApiRequest(method, path, self._tokens[turn.user], body))
                 result = classify_control(answer, turn.kind)
                 ids: dict[str, str | None] = {}
+            elif self._config.stream:
+                answer = self._stream(turn)
+                result = classify(answer)
+                ids = memory_ids(answer)
             else:
                 answer = self._target.send(
                     ApiRequest(
@@ -224,6 +234,8 @@ class Runner:
                 requests=dict(answer.requests) if answer.requests is not None else None,
                 retry_count=answer.retry_count,
                 replay_count=answer.replay_count,
+                first_delta_ms=answer.first_delta_ms,
+                deltas_match=answer.deltas_match,
                 **ids,
             )
         except Exception as error:  # a bug of the load test itself: recorded, and a failed check
@@ -240,6 +252,20 @@ class Runner:
                 self._done += 1
                 done = self._done
             self._progress.update(done, self._record.status_counts())
+
+    def _stream(self, turn: TurnRecord) -> ApiAnswer:
+        """The chat turn as a chat frame on a WebSocket connection of its own."""
+        target = cast(StreamingTarget, self._target)
+        frame = {
+            "action": "chat",
+            "turn_id": turn.turn_id,
+            "message": turn.message,
+            **turn.body_extra,
+        }
+        drop = turn.variant if turn.kind == "disconnect" else None
+        return target.stream_turn(
+            StreamRequest(self._tokens[turn.user], turn.user_id, frame, drop=drop)
+        )
 
     def _cancel(self, turn: TurnRecord, at: float) -> None:
         time.sleep(max(at - self._clock(), 0.0))

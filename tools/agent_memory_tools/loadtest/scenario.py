@@ -140,6 +140,11 @@ class _Builder:
             return self._add(targets)
         if kind == "invalid":
             return "invalid", self._invalid(self.planned.variant), 0.0, False
+        if kind == "disconnect":
+            # One fact that must never be stored: the client drops before the commit.
+            payload = _batch(_add(self._fact("memory")))
+            sleep = CANCEL_SLEEP_SECONDS if self.planned.variant == "after_started" else 0.0
+            return "disconnect", payload, sleep, False
         if kind in ("cancel", "fail"):
             target: Store = "user" if self.planned.variant == "user" else "memory"
             payload = _batch(_add(self._fact(target)))

@@ -11,7 +11,7 @@ from typing import Any, TextIO
 
 from agent_memory_tools.loadtest.chart import matplotlib_missing, write_chart
 from agent_memory_tools.loadtest.checker import Check, check_logs, check_run
-from agent_memory_tools.loadtest.config import LoadTestConfig
+from agent_memory_tools.loadtest.config import LoadTestConfig, Mix
 from agent_memory_tools.loadtest.plan import build_plan
 from agent_memory_tools.loadtest.progress import Progress
 from agent_memory_tools.loadtest.record import RunRecord
@@ -44,6 +44,7 @@ def run_load_test(
     cleanup: bool = False,
     before_check: BeforeCheck | None = None,
     memory_off: Target | None = None,
+    http_baseline: Target | None = None,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> LoadTestResult:
@@ -54,6 +55,7 @@ def run_load_test(
     out = out or sys.stdout
     err = err or sys.stderr
     baseline = measure_memory_off(config, memory_off, err) if memory_off is not None else None
+    over_http = measure_http(config, http_baseline, err) if http_baseline is not None else None
     plan = build_plan(config)
     record = RunRecord(config.run_id, config.users)
     started_at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
@@ -84,6 +86,8 @@ def run_load_test(
         )
         if baseline is not None:
             summary["memory_cost"] = memory_cost(summary["latency_ms_without_sleep"], baseline)
+        if config.stream:
+            summary["streaming"] = streaming_summary(record, summary, over_http)
         summary["peak_rss_mb"] = {
             "load_test": peak_rss_mb(),
             "worker": getattr(target, "peak_worker_rss_mb", None),
@@ -144,6 +148,56 @@ def measure_memory_off(config: LoadTestConfig, target: Target, err: TextIO) -> d
         for t in record.finished_turns()
         if t.latency_ms is not None and not t.sleep_seconds
     )
+
+
+def measure_http(config: LoadTestConfig, target: Target, err: TextIO) -> dict[str, Any]:
+    """Turns/s and latency of the same plan over POST /chat (its own users; the disconnect
+    turns are ordinary adds there), for the comparison with streamed turns."""
+    weights = {kind: w for kind, w in config.mix.weights.items() if kind != "disconnect"}
+    weights["add"] = weights.get("add", 0) + config.mix.weight("disconnect")
+    http = replace(
+        config, run_id=f"{config.run_id}http", progress=False, stream=False, mix=Mix(weights)
+    )
+    plan = build_plan(http)
+    record = RunRecord(http.run_id, http.users)
+    print(
+        f"agent-memory loadtest {config.run_id}: the same plan over HTTP first ...",
+        file=err,
+        flush=True,
+    )
+    try:
+        target.start()
+        runner = Runner(http, target, plan, record, Progress(len(plan.order), err, enabled=False))
+        runner.issue_tokens()
+        dispatched = runner.dispatch()
+    finally:
+        target.close()
+    turns = record.finished_turns()
+    seconds = dispatched.seconds
+    return {
+        "turns_per_second": round(len(turns) / seconds, 2) if seconds else 0.0,
+        "latency_ms_without_sleep": latency_summary(
+            t.latency_ms for t in turns if t.latency_ms is not None and not t.sleep_seconds
+        ),
+    }
+
+
+def streaming_summary(
+    record: RunRecord, summary: dict[str, Any], over_http: dict[str, Any] | None
+) -> dict[str, Any]:
+    turns = [t for t in record.finished_turns() if t.request is None]
+    first_delta = [t.first_delta_ms for t in turns if t.first_delta_ms is not None]
+    return {
+        "streamed_turns": len(turns),
+        "disconnected_turns": sum(1 for t in turns if t.status == "disconnected"),
+        "time_to_first_delta_ms": latency_summary(first_delta),
+        "time_to_first_delta_ms_without_sleep": latency_summary(
+            t.first_delta_ms for t in turns if t.first_delta_ms is not None and not t.sleep_seconds
+        ),
+        "deltas_not_the_reply": sum(1 for t in turns if t.deltas_match is False),
+        "turns_per_second": summary["turns_per_second"],
+        "http": over_http,
+    }
 
 
 def memory_cost(on: dict[str, float], off: dict[str, float]) -> dict[str, float]:

@@ -41,6 +41,9 @@ class ApiAnswer:
     requests: Mapping[str, int] | None = None
     retry_count: int | None = None
     replay_count: int | None = None
+    # Streamed turns only.
+    first_delta_ms: float | None = None
+    deltas_match: bool | None = None
 
     @property
     def error_code(self) -> str | None:
@@ -56,6 +59,21 @@ def parse_body(raw: bytes) -> Any:
         return json.loads(raw)
     except ValueError:
         return {"unparsed": raw[:200].decode("utf-8", "replace")}
+
+
+@dataclass(frozen=True)
+class StreamRequest:
+    """One chat frame on a connection of its own; ``drop`` says where its client leaves
+    (``after_started``, ``mid_stream``) or None for a client that stays."""
+
+    token: str
+    user_id: str
+    frame: Mapping[str, Any]
+    drop: str | None = None
+
+
+class StreamingTarget(Protocol):
+    def stream_turn(self, request: StreamRequest) -> ApiAnswer: ...
 
 
 class Target(Protocol):

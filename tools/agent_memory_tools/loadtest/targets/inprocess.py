@@ -8,6 +8,8 @@ one execution environment per turn in flight plus a few for cancels.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import multiprocessing
 import shutil
 import tempfile
@@ -17,12 +19,22 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
+from agent_memory.websocket import ENV_MANAGEMENT_ENDPOINT
 from agent_memory_tools.loadtest.exceptions import TargetError
 from agent_memory_tools.loadtest.targets import worker
-from agent_memory_tools.loadtest.targets.api import ApiAnswer, ApiRequest, parse_body
+from agent_memory_tools.loadtest.targets.api import (
+    ApiAnswer,
+    ApiRequest,
+    StreamRequest,
+    parse_body,
+)
 from agent_memory_tools.loadtest.targets.dynamodb import MOTO_REGION, Tables
+from agent_memory_tools.loadtest.targets.management import STAGE, ManagementServer
+from agent_memory_tools.loadtest.targets.streamed import streamed_answer
+from agent_memory_tools.local.websocket_events import new_connection_id
 
 FUNCTIONS = ("authorizer", "chat", "memory_api")
+STREAM_FUNCTIONS = (*FUNCTIONS, "websocket")
 READY_TIMEOUT_SECONDS = 120.0
 TOKEN_TTL_SECONDS = 24 * 3600
 # Removed from the workers' environment: what the load test sets must not be overridden,
@@ -57,7 +69,10 @@ class InProcessTarget:
         root: Path,
         warm_user: str,
         memory_enabled: bool = True,
+        stream: bool = False,
     ) -> None:
+        self._functions = STREAM_FUNCTIONS if stream else FUNCTIONS
+        self._management: ManagementServer | None = None
         self._tables = tables
         self._memory_enabled = memory_enabled
         self._environments = environments
@@ -70,6 +85,8 @@ class InProcessTarget:
         self.ready_seconds = 0.0
         self.peak_worker_rss_mb = 0.0
         self._log_dir: str | None = None
+        self._connections: dict[str, str] = {}  # connection id -> user id (streamed turns)
+        self._disconnects: list[Future[None]] = []
 
     def start(self) -> None:
         from agent_memory.repository.tables import load_template
@@ -85,6 +102,9 @@ class InProcessTarget:
         self._issuer = DevIssuer(self._issuer_dir)
         self._jwks, jwks_url = serve_jwks(self._issuer.jwks())
         env = self._environment(template, configs, jwks_url)
+        if self._functions is STREAM_FUNCTIONS:
+            self._management = ManagementServer(on_drop=self._drop)
+            env[ENV_MANAGEMENT_ENDPOINT] = self._management.endpoint
         unset = [*OWNED, *([] if self._tables.uses_real_credentials else REAL_CREDENTIALS)]
         if self._tables.endpoint_url is None:
             unset.append("DYNAMODB_ENDPOINT_URL")
@@ -97,7 +117,7 @@ class InProcessTarget:
             initargs=(
                 env,
                 unset,
-                {name: configs[name].timeout_ms for name in FUNCTIONS},
+                {name: configs[name].timeout_ms for name in self._functions},
                 barrier,
                 self._log_dir,
             ),
@@ -107,8 +127,12 @@ class InProcessTarget:
             _wire(ApiRequest("GET", "/memory", token)),
             _wire(ApiRequest("POST", "/chat", token, {"message": "Warm-up: hello."})),
         ]
+        stream_warm_up = None
+        if self._management is not None:
+            frame = json.dumps({"action": "chat", "message": "Warm-up: hello."})
+            stream_warm_up = {"stage": STAGE, "token": token, "frame": frame}
         futures = [
-            self._pool.submit(worker.ready, warm_up, READY_TIMEOUT_SECONDS)
+            self._pool.submit(worker.ready, warm_up, READY_TIMEOUT_SECONDS, stream_warm_up)
             for _ in range(self._environments)
         ]
         try:
@@ -139,7 +163,7 @@ class InProcessTarget:
             tables=self._tables.names,
         )
         env: dict[str, str] = {}
-        for name in FUNCTIONS:
+        for name in self._functions:
             env.update(
                 function_environment(configs[name], template=template, wiring=wiring, user_env={})
             )
@@ -194,6 +218,37 @@ class InProcessTarget:
             replay_count=result.get("replay_count"),
         )
 
+    def stream_turn(self, request: StreamRequest) -> ApiAnswer:
+        """One streamed turn (``worker.stream``); its frames come to the management API."""
+        if self._pool is None or self._management is None:
+            raise RuntimeError("the target is not started for streamed turns")
+        connection_id = new_connection_id()
+        self._connections[connection_id] = request.user_id
+        self._management.open(connection_id, request.drop)
+        wire = {
+            "connection_id": connection_id,
+            "stage": STAGE,
+            "token": request.token,
+            "frame": json.dumps(request.frame),
+        }
+        try:
+            result = self._pool.submit(worker.stream, wire).result()
+        except BrokenProcessPool:
+            return ApiAnswer(0, None, 0.0, error="a worker process died")
+        finally:
+            frames = self._management.close(connection_id)
+        if "peak_rss_mb" in result:
+            self.peak_worker_rss_mb = max(self.peak_worker_rss_mb, float(result["peak_rss_mb"]))
+        return streamed_answer(result, frames)
+
+    def _drop(self, connection_id: str) -> None:
+        """The client of ``connection_id`` left: its ``$disconnect`` runs in another worker
+        (not waited for: API Gateway runs it on its own)."""
+        user_id = self._connections.get(connection_id)
+        if self._pool is not None and user_id is not None:
+            wire = {"connection_id": connection_id, "stage": STAGE, "user_id": user_id}
+            self._disconnects.append(self._pool.submit(worker.disconnect, wire))
+
     def worker_logs(self) -> list[Path]:
         """The workers' log files (what CloudWatch would hold), while the target runs."""
         if self._log_dir is None:
@@ -209,9 +264,15 @@ class InProcessTarget:
         return self._tables.names
 
     def close(self) -> None:
+        for pending in self._disconnects:
+            with contextlib.suppress(Exception):
+                pending.result(timeout=READY_TIMEOUT_SECONDS)
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+        management, self._management = self._management, None
+        if management is not None:
+            management.shutdown()
         jwks, self._jwks = self._jwks, None
         if jwks is not None:
             jwks.close()

@@ -17,6 +17,7 @@ invocation (``RequestCounter`` on the process-wide clients) and reads the turn's
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -33,6 +34,7 @@ _environment: _Environment | None = None
 @dataclass
 class _Environment:
     gateway: Any
+    invoker: _DirectInvoker
     counter: Any
     capture: _TurnRecordCapture
     barrier: Any
@@ -101,21 +103,31 @@ def initialize(
     counter = RequestCounter().attach(get_client(), get_transaction_client())
     capture = _TurnRecordCapture()
     logging.getLogger(SERVICE).addHandler(capture)
+    invoker = _DirectInvoker(handlers, timeouts_ms)
     _environment = _Environment(
-        gateway=LocalGateway(_DirectInvoker(handlers, timeouts_ms)),
+        gateway=LocalGateway(invoker),
+        invoker=invoker,
         counter=counter,
         capture=capture,
         barrier=barrier,
     )
 
 
-def ready(warm_up: Sequence[Mapping[str, Any]], timeout: float) -> int:
+def ready(
+    warm_up: Sequence[Mapping[str, Any]],
+    timeout: float,
+    stream_warm_up: Mapping[str, Any] | None = None,
+) -> int:
     """Wait until every environment holds one of these calls (so each one is started and
-    initialised before the load begins), then warm it up with ``warm_up``; returns the pid."""
+    initialised before the load begins), then warm it up with ``warm_up`` (and a streamed
+    turn on a connection the management API does not know: it loads the WebSocket function
+    and its client, and stops at its first post); returns the pid."""
     environment = _require()
     environment.barrier.wait(timeout)
     for request in warm_up:
         handle(request)
+    if stream_warm_up is not None:
+        stream({**stream_warm_up, "connection_id": f"warm-up-{os.getpid()}"})
     return os.getpid()
 
 
@@ -146,6 +158,70 @@ def handle(request: Mapping[str, Any]) -> dict[str, Any]:
         "replay_count": environment.capture.replay_count,
         "peak_rss_mb": _peak_rss_mb(),
     }
+
+
+def stream(request: Mapping[str, Any]) -> dict[str, Any]:
+    """One streamed turn on a connection of its own, as API Gateway's WebSocket API runs it:
+    ``$connect`` (the real authorizer, the token in the ``bearer.`` subprotocol; then the
+    function's ``$connect``), then the chat frame to the ``chat`` route. The DynamoDB
+    requests and the time are the chat invocation's; it posts its frames to the load
+    test's management API (``WEBSOCKET_MANAGEMENT_ENDPOINT``)."""
+    from agent_memory_tools.local.exceptions import InvocationError
+    from agent_memory_tools.local.websocket_events import (
+        authorizer_event,
+        connect_event,
+        message_event,
+    )
+    from agent_memory_tools.local.websocket_front import allowed_context
+
+    environment = _require()
+    info = _connection(request, f"agent-memory.v1, bearer.{request['token']}")
+    try:
+        decision = environment.invoker.invoke("authorizer", authorizer_event(info)).response
+        context = allowed_context(decision, info.method_arn)
+        if context is None:
+            return {"refused": 403}
+        environment.invoker.invoke("websocket", connect_event(info, context))
+        environment.counter.reset()
+        environment.capture.retry_count = None
+        environment.capture.replay_count = None
+        started = time.monotonic()
+        environment.invoker.invoke("websocket", message_event(info, context, request["frame"]))
+    except InvocationError as error:
+        return {"crashed": type(error).__name__}
+    return {
+        "started_at": started,
+        "latency_ms": (time.monotonic() - started) * 1000,
+        "requests": environment.counter.counts(),
+        "retry_count": environment.capture.retry_count,
+        "replay_count": environment.capture.replay_count,
+        "peak_rss_mb": _peak_rss_mb(),
+    }
+
+
+def disconnect(request: Mapping[str, Any]) -> None:
+    """The ``$disconnect`` of a connection whose client dropped (fences its open turns)."""
+    from agent_memory_tools.local.exceptions import InvocationError
+    from agent_memory_tools.local.websocket_events import disconnect_event
+
+    environment = _require()
+    info = _connection(request, "")
+    context = {"sub": request["user_id"], "principalId": request["user_id"]}
+    with contextlib.suppress(InvocationError):
+        environment.invoker.invoke("websocket", disconnect_event(info, context, status_code=1006))
+
+
+def _connection(request: Mapping[str, Any], subprotocols: str) -> Any:
+    from agent_memory_tools.local.websocket_events import ConnectionInfo
+
+    return ConnectionInfo(
+        connection_id=str(request["connection_id"]),
+        domain_name="loadtest.localhost",
+        stage=str(request["stage"]),
+        source_ip="127.0.0.1",
+        user_agent="agent-memory-loadtest",
+        headers={"sec-websocket-protocol": subprotocols} if subprotocols else {},
+    )
 
 
 def _peak_rss_mb() -> float:
