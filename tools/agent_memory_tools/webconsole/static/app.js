@@ -48,9 +48,7 @@ async function openConsole() {
 
   const stream = new TurnStream(config.wsUrl, session.token);
   state.stream = (await stream.connect()) ? stream : null;
-  byId("transport").textContent = state.stream
-    ? "Replies stream in over the WebSocket."
-    : "Replies arrive whole (this API has no WebSocket).";
+  showTransport(state.stream ? "streaming" : "none");
 
   const panel = new MemoryPanel({ api, features, onError: showError });
   const chat = new Chat({
@@ -60,17 +58,25 @@ async function openConsole() {
     onError: showError,
     onSettled: () => panel.refresh(),
     beforeSend: () => panel.settled(),
+    onTransport: (connected) => showTransport(connected ? "streaming" : "lost"),
   });
-  if (state.stream) {
-    state.stream.onclose = () => {
-      chat.stream = null;
-      byId("transport").textContent = "The WebSocket closed; replies now arrive whole.";
-    };
-  }
+  if (state.stream) state.stream.onclose = () => showTransport("closed");
   state.handlers = { chat, panel, api };
   await panel.refresh();
   setConsoleReady(true);
   byId("message").focus();
+}
+
+const TRANSPORTS = {
+  streaming: "Replies stream in over the WebSocket.",
+  none: "Replies arrive whole (this API has no WebSocket).",
+  closed: "The WebSocket closed; the next turn connects again.",
+  lost: "The WebSocket could not be reached again; replies arrive whole.",
+};
+
+function showTransport(name) {
+  byId("transport").textContent = TRANSPORTS[name];
+  byId("transport").dataset.transport = name;
 }
 
 // Until the chat and the panel are wired, Send is disabled (a message typed meanwhile is

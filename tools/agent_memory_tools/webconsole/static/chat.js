@@ -25,10 +25,12 @@ export function describeOutcome(memory) {
 }
 
 export class Chat {
-  constructor({ api, stream, features, onSettled, onError, beforeSend = async () => {} }) {
+  constructor({ api, stream, features, onSettled, onError, beforeSend, onTransport }) {
     this.api = api;
-    this.beforeSend = beforeSend;
-    this.stream = stream; // a connected TurnStream, or null (POST /chat then)
+    this.beforeSend = beforeSend ?? (async () => {});
+    this.onTransport = onTransport ?? (() => {});
+    // A TurnStream that connected once (it connects again after a close), or null: POST /chat.
+    this.stream = stream;
     this.features = features;
     this.onSettled = onSettled;
     this.onError = onError;
@@ -37,6 +39,7 @@ export class Chat {
 
   async send(message) {
     await this.beforeSend();
+    if (this.stream && !this.stream.open) this.onTransport(await this.stream.connect());
     const turnId = newUuid();
     const view = new TurnView(this.list, message, turnId);
     view.onCancel = () => this.cancel(turnId, view);
