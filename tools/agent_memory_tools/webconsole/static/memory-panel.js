@@ -16,8 +16,9 @@ export class MemoryPanel {
       this.documents[target] = new DocumentView(target, this);
       byId("documents").append(this.documents[target].root);
     }
-    byId("write-mode").addEventListener("change", (event) => this.setWriteMode(event.target));
-    byId("history-more").addEventListener("click", () => this.loadHistory(true));
+    // Properties, not listeners: the panel of a later sign-in replaces this one's handlers.
+    byId("write-mode").onchange = (event) => this.setWriteMode(event.target);
+    byId("history-more").onclick = () => this.loadHistory(true);
   }
 
   async refresh() {
