@@ -10,7 +10,7 @@ from typing import Any
 
 from console_page import ConsolePage
 from playwright.sync_api import Page, Request, WebSocket, expect
-from stack_support import RunningStack
+from stack_support import RunningStack, wait_for
 
 from agent_memory_tools.dev_auth import DevIssuer
 
@@ -29,6 +29,18 @@ RECORD_REPLIES = """() => {
   new MutationObserver(record).observe(document.getElementById("turns"),
     { subtree: true, childList: true, characterData: true, attributes: true });
 }"""
+
+
+# Records each WebSocket the page opens (the browser's own class, unchanged otherwise).
+KEEP_SOCKETS = """
+window.sockets = [];
+window.WebSocket = class extends window.WebSocket {
+  constructor(...args) {
+    super(...args);
+    window.sockets.push(this);
+  }
+};
+"""
 
 
 @dataclass
@@ -179,3 +191,46 @@ def test_without_a_reachable_websocket_replies_arrive_whole(
     console.expect_outcome(turn, "committed", "Saved: 1 change")
     assert f"POST {stack.url}/chat" in traffic.requests
     assert stack.memory(token)["memory"] == ["saved without a stream"]
+
+
+def test_a_stream_closed_mid_turn_saves_nothing_and_the_next_turn_streams_again(
+    console: ConsolePage,
+    stack: RunningStack,
+    issuer: DevIssuer,
+    user_name: Callable[[str], str],
+) -> None:
+    # GIVEN a page that keeps a handle on its WebSockets (the browser's own, only recorded),
+    # and a streamed turn that has started and would save a fact once its slow model ends
+    console.page.add_init_script(KEEP_SOCKETS)
+    console.page.reload()
+    expect(console.page.locator("body")).to_have_attribute("data-ready", "true")
+    token = issuer.mint(user_name("alice"))
+    console.sign_in_with_token(token)
+    expect(console.page.locator("#transport")).to_have_text(STREAMING)
+    turn = console.send(f"remember: a fact lost with its stream\nsimulate: sleep {SLOW_SECONDS}")
+    expect(console.badge(turn)).to_have_text("Running…")
+
+    # WHEN the connection closes while the turn runs (as when a network drops it)
+    console.page.evaluate("window.sockets.at(-1).close(4000, 'dropped')")
+
+    # THEN the turn says its connection closed and that it saved nothing
+    expect(console.badge(turn)).to_contain_text("connection closed")
+    expect(console.badge(turn)).to_contain_text("saved nothing")
+    expect(console.page.locator("#transport")).to_have_text(
+        "The WebSocket closed; the next turn connects again."
+    )
+
+    # WHEN the user sends the next turn
+    again = console.send("remember: saved over a new stream")
+
+    # THEN the console connects again, and the turn streams and saves
+    console.expect_outcome(again, "committed")
+    expect(console.page.locator("#transport")).to_have_text(STREAMING)
+    assert console.page.evaluate("window.sockets.length") == 2
+    expect(console.entries("memory")).to_have_text(["saved over a new stream"])
+
+    # AND the closed turn never saved, not even once its slow model ended (the stack logs
+    # $disconnect, and a line per chat invocation that returned: both have)
+    assert wait_for(lambda: "WS $disconnect -> 200" in stack.log(), timeout=30), stack.log()
+    assert wait_for(lambda: stack.log().count("WS chat -> ") >= 2, timeout=60), stack.log()
+    assert stack.memory(token)["memory"] == ["saved over a new stream"]
