@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from console_page import ConsolePage
 from playwright.sync_api import expect
-from stack_support import RunningStack
+from stack_support import RunningStack, wait_for
 
 from agent_memory_tools.dev_auth import DevIssuer
 
@@ -162,3 +162,47 @@ def test_a_turn_can_be_sent_with_the_keyboard_alone(
     expect(console.turns).to_have_count(1)
     console.expect_outcome(console.turns.first, "committed")
     expect(console.entries("user")).to_have_text(["I use the keyboard"])
+
+
+def test_signing_out_then_in_as_someone_else_shows_only_their_memory(
+    console: ConsolePage,
+    stack: RunningStack,
+    issuer: DevIssuer,
+    user_name: Callable[[str], str],
+) -> None:
+    # GIVEN alice signed in, with a saved fact and a turn on screen
+    alice, bob = user_name("alice"), user_name("bob")
+    console.sign_in_as(alice)
+    console.expect_outcome(console.send("remember: alice's fact"), "committed")
+    expect(console.entries("memory")).to_have_text(["alice's fact"])
+
+    # WHEN she signs out and bob signs in on the same page
+    console.page.get_by_role("button", name="Sign out").click()
+    expect(console.page.get_by_label("Name")).to_be_focused()
+    console.sign_in_as(bob)
+    console.expect_signed_in_as(bob)
+
+    # THEN bob sees his own empty memory and none of alice's turns
+    expect(console.turns).to_have_count(0)
+    expect(console.entries("memory")).to_have_count(0)
+    expect(console.page.locator("#documents .document")).to_have_count(2)
+
+    # AND a write-mode change is sent once, for bob only (the first panel's handler is gone)
+    puts: list[str] = []
+    console.page.on(
+        "request",
+        lambda request: puts.append(request.url) if request.method == "PUT" else None,
+    )
+    console.page.get_by_label("Write mode").select_option("approve")
+    assert wait_for(
+        lambda: (
+            stack.request("GET", "/memory/settings", token=issuer.mint(bob)).body
+            == {"write_mode": "approve"}
+        ),
+        timeout=20,
+    )
+    console.expect_outcome(console.send("remember: bob's proposal"), "proposed")
+    assert puts == [f"{stack.url}/memory/settings"]
+    assert stack.request("GET", "/memory/settings", token=issuer.mint(alice)).body == {
+        "write_mode": "auto"
+    }
