@@ -74,6 +74,10 @@ class TurnRecord:
     error_code: str | None = None
     outcome: Outcome = "pending"
     requests: dict[str, int] | None = None
+    # CPU: the invocation's in its worker (in-process), and the load test's own process
+    # (the driver and, in-process, the moto server) when the turn finished (cumulative).
+    cpu_ms: float | None = None
+    host_cpu_s: float | None = None
     retry_count: int | None = None
     replay_count: int | None = None
     cancel_http_status: int | None = None

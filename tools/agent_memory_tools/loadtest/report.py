@@ -112,6 +112,16 @@ def summary_text(report: Mapping[str, Any], files: Sequence[str]) -> str:
             + f"  (last/first {ratio:.2f})"
         )
         lines.append("                  p50 ms  " + " ".join(f"{p['p50_ms']:.0f}" for p in parts))
+        if all("worker_cpu_ms_per_turn" in p for p in parts):
+            lines.append(
+                "                  CPU ms/turn, workers "
+                + " ".join(f"{p['worker_cpu_ms_per_turn']:.1f}" for p in parts)
+            )
+        if all("host_cpu_ms_per_turn" in p for p in parts[1:]) and len(parts) > 1:
+            lines.append(
+                "                  CPU ms/turn, load test + moto "
+                + " ".join(f"{p.get('host_cpu_ms_per_turn', 0.0):.1f}" for p in parts)
+            )
     cost = summary.get("memory_cost")
     if cost:
         lines.append(

@@ -236,6 +236,8 @@ class Runner:
                 replay_count=answer.replay_count,
                 first_delta_ms=answer.first_delta_ms,
                 deltas_match=answer.deltas_match,
+                cpu_ms=answer.cpu_ms,
+                host_cpu_s=time.process_time(),
                 **ids,
             )
         except Exception as error:  # a bug of the load test itself: recorded, and a failed check

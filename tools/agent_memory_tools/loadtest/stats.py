@@ -32,7 +32,10 @@ DEFINITIONS = {
     "commit.retries": "re_attempts minus replays (same-request resends after conflicts/throttling)",
     "tenths": (
         "the finished turns in ten equal parts by finishing time: turns/s over each part's"
-        " wall time and its p50 latency; last/first compares the last tenth with the first"
+        " wall time and its p50 latency; last/first compares the last tenth with the first."
+        " In-process also the CPU time per turn: the workers' (the handlers) and the load"
+        " test's own process (its driver and the moto server), which other load on the"
+        " machine does not change as it changes wall time"
     ),
     "peak_rss_mb": (
         "peak resident memory (ru_maxrss) of the load-test process (in-process: with the moto"
@@ -112,17 +115,25 @@ def tenths(turns: Sequence[TurnRecord]) -> list[dict[str, float]]:
         return []
     result = []
     previous_end = 0.0
+    previous_host_cpu = min((t.host_cpu_s for t in done if t.host_cpu_s is not None), default=None)
     for tenth in range(10):
         part = done[tenth * len(done) // 10 : (tenth + 1) * len(done) // 10]
         end = part[-1].finished or 0.0
         span = max(end - previous_end, 1e-9)
-        result.append(
-            {
-                "turns": len(part),
-                "turns_per_second": round(len(part) / span, 2),
-                "p50_ms": round(percentile(sorted(t.latency_ms or 0.0 for t in part), 50), 1),
-            }
-        )
+        figures: dict[str, float] = {
+            "turns": len(part),
+            "turns_per_second": round(len(part) / span, 2),
+            "p50_ms": round(percentile(sorted(t.latency_ms or 0.0 for t in part), 50), 1),
+        }
+        worker_cpu = [t.cpu_ms for t in part if t.cpu_ms is not None]
+        if worker_cpu:
+            figures["worker_cpu_ms_per_turn"] = round(sum(worker_cpu) / len(worker_cpu), 2)
+        host_cpu = max((t.host_cpu_s for t in part if t.host_cpu_s is not None), default=None)
+        if host_cpu is not None and previous_host_cpu is not None:
+            spent_ms = (host_cpu - previous_host_cpu) * 1000
+            figures["host_cpu_ms_per_turn"] = round(spent_ms / len(part), 2)
+            previous_host_cpu = host_cpu
+        result.append(figures)
         previous_end = end
     return result
 

@@ -44,6 +44,8 @@ class ApiAnswer:
     # Streamed turns only.
     first_delta_ms: float | None = None
     deltas_match: bool | None = None
+    # In-process only: the CPU time the invocation took in its worker process.
+    cpu_ms: float | None = None
 
     @property
     def error_code(self) -> str | None:

@@ -213,6 +213,7 @@ class InProcessTarget:
             status=int(result["status"]),
             body=parse_body(result["body"]),
             latency_ms=float(result["latency_ms"]),
+            cpu_ms=float(result["cpu_ms"]),
             requests=dict(result["requests"]),
             retry_count=result["retry_count"],
             replay_count=result.get("replay_count"),

@@ -140,6 +140,7 @@ def handle(request: Mapping[str, Any]) -> dict[str, Any]:
     environment.capture.retry_count = None
     environment.capture.replay_count = None
     started = time.perf_counter()
+    cpu_started = time.process_time()
     response = environment.gateway.handle(
         GatewayRequest(
             method=str(request["method"]),
@@ -149,10 +150,12 @@ def handle(request: Mapping[str, Any]) -> dict[str, Any]:
         )
     )
     latency_ms = (time.perf_counter() - started) * 1000
+    cpu_ms = (time.process_time() - cpu_started) * 1000
     return {
         "status": response.status,
         "body": response.body,
         "latency_ms": latency_ms,
+        "cpu_ms": cpu_ms,
         "requests": environment.counter.counts(),
         "retry_count": environment.capture.retry_count,
         "replay_count": environment.capture.replay_count,
