@@ -46,6 +46,7 @@ from agent_memory.repository import (
     new_client,
     new_revision,
 )
+from agent_memory.service.settings import TurnSettings
 from agent_memory_tools.local.dynamodb import CREDENTIALS, REGION, LocalDynamoDB
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -232,6 +233,8 @@ class Writers:
             clock_ms=now_ms,
             cancel_flag=CancelFlag(),
             sleep=self.breakdown.sleep,
+            # What the chat service does: a short turn creates its ledger item in the commit.
+            open_delay_ms=TurnSettings().ledger_open_delay_ms,
         )
         self.think(load.think_before_s)
         ledger.call_tool(

@@ -132,6 +132,8 @@ class Turns:
         writes_enabled: bool = True,
         memory_repo: MemoryRepository | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        open_delay_ms: float | None = None,
+        connection_id: str = "",
     ) -> TurnLedger:
         return TurnLedger.begin(
             user_id,
@@ -144,6 +146,8 @@ class Turns:
             writes_enabled=writes_enabled,
             sleep=sleep,
             policy=self.policy,
+            open_delay_ms=open_delay_ms,
+            connection_id=connection_id,
         )
 
 

@@ -84,9 +84,12 @@ def test_a_short_in_process_run_passes_every_check_and_reports(
     assert summary["commit"]["re_attempts"] == (
         summary["commit"]["retries"] + summary["commit"]["replays"]
     )
-    # one Query loads memory; a commit adds the ledger item and one transaction
+    # one Query loads memory; a commit is one transaction, which creates the ledger item of
+    # a turn as short as the rules model's (a turn that a busy machine held past the ledger's
+    # open delay opens it beforehand: 3, hence the tolerance)
     assert summary["dynamodb_requests_per_turn"]["read_only_turns"] == 1.0
-    assert summary["dynamodb_requests_per_turn"]["committed_turns_without_re_attempts"] == 3.0
+    committed = summary["dynamodb_requests_per_turn"]["committed_turns_without_re_attempts"]
+    assert committed == pytest.approx(2.0, abs=0.25)
     assert report["target"]["kind"] == "in-process"
     assert all(turn["outcome"] != "pending" for turn in report["turns"])
     assert len(summary["tenths"]) == 10

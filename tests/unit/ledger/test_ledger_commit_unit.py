@@ -131,7 +131,7 @@ class ScriptedLedger:
     ) -> dict[str, Any]:
         return {"Update": {"token": token, "now": now_ms, "counts": counts}}
 
-    def discard(self, user_id: str, turn_id: str, now_ms: int) -> bool:
+    def discard(self, user_id: str, turn_id: str, now_ms: int, **_: Any) -> bool:
         self.discards += 1
         return self.discard_result
 
@@ -426,7 +426,7 @@ class _LedgerUnreachable(ScriptedLedger):
     def get(self, *args: Any) -> Any:
         raise RepositoryError("RequestTimeout")
 
-    def discard(self, *args: Any) -> bool:
+    def discard(self, *args: Any, **_: Any) -> bool:
         raise RepositoryError("RequestTimeout")
 
 

@@ -69,6 +69,7 @@ from agent_memory.repository import (
     LedgerRecord,
     LoadedMemory,
     MemoryUnavailableError,
+    NewTurn,
     Proposal,
     RepositoryError,
     RetryableError,
@@ -151,9 +152,10 @@ class LedgerStore(Protocol):
         counts: OperationCounts,
         *,
         status: Literal["committed", "proposed"] = "committed",
+        create: NewTurn | None = None,
     ) -> TransactWriteItemTypeDef: ...
 
-    def discard(self, user_id: str, turn_id: str, now_ms: int) -> bool: ...
+    def discard(self, user_id: str, turn_id: str, now_ms: int, *, opened: bool = True) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -184,6 +186,8 @@ class CommitRequest:
     operations: tuple[Operation, ...]
     staged: Snapshot
     record: CommitRecord = CommitRecord()
+    # The turn never opened its ledger item: the commit transaction creates it.
+    new_turn: NewTurn | None = None
 
 
 def operation_counts(operations: Sequence[Operation]) -> dict[str, dict[str, int]]:
@@ -309,6 +313,7 @@ class _Commit:
                     now,
                     self._counts,
                     status="proposed" if self._request.record.propose else "committed",
+                    create=self._request.new_turn,
                 ),
             ]
             self._sent[token] = staged
@@ -487,6 +492,9 @@ class _Commit:
         if record.status == "discarded":
             # Fenced by a WebSocket $disconnect: the client left, the turn commits nothing.
             return self._outcome("cancelled", None, reason="turn_discarded")
+        if self._request.new_turn is not None:
+            # We were creating the item: an open one is another attempt's of this turn id.
+            return self._outcome("conflict", None, reason="turn_id_reused")
         # Still open: the condition failed on the deadline (our clock passed it).
         return self._give_up("expired", "deadline_passed")
 
@@ -506,7 +514,10 @@ class _Commit:
         try:
             self.requests += 1
             discarded = self._ledger.discard(
-                self._request.user_id, self._request.turn_id, self._clock()
+                self._request.user_id,
+                self._request.turn_id,
+                self._clock(),
+                opened=self._request.new_turn is None,
             )
         except RepositoryError:
             discarded, fenced = False, False  # the cleanup path expires it later

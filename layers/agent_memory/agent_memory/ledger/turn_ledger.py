@@ -5,6 +5,13 @@ stages operations through the domain's ``MemoryToolSession``; the first staged o
 creates the ledger item (``open``); ``commit`` runs the commit protocol once, after the final
 answer; ``discard`` ends a failed turn.
 
+With ``open_delay_ms`` (chat turns over HTTP; see ``deferred_open``) the first staged
+operation only schedules the open: a turn that ends within the delay creates its ledger
+item in the commit transaction (``committed`` on the condition that the turn id has no item:
+a cancel's tombstone fences it), or ``discarded`` as a tombstone when it fails; a longer turn
+opens its item from a timer thread while the model works. A streamed turn opens at once:
+its connection's ``$disconnect`` finds it by its item.
+
 The user's write mode, read by the same load, governs a chat turn (``source="chat"``) only:
 ``read_only`` stages nothing (its outcome is ``read_only``), ``approve`` commits the staged
 batch as a proposal. A user's own edit (``source="edit"``) applies in every mode.
@@ -15,6 +22,7 @@ a time (only the cancel flag crosses threads).
 
 from __future__ import annotations
 
+import enum
 import random
 import time
 import uuid
@@ -40,6 +48,7 @@ from agent_memory.ledger.commit import (
     MemoryStore,
     commit_turn,
 )
+from agent_memory.ledger.deferred_open import DeferredOpen
 from agent_memory.ledger.exceptions import MemoryScopeError
 from agent_memory.ledger.outcome import MemoryOutcome, OutcomeStatus
 from agent_memory.ledger.retry import DEFAULT_RETRY_POLICY, RetryPolicy
@@ -47,6 +56,7 @@ from agent_memory.ledger.scope import current_memory_request
 from agent_memory.repository import (
     DEFAULT_WRITE_MODE,
     LoadedMemory,
+    NewTurn,
     RepositoryError,
     TurnExistsError,
     WriteMode,
@@ -56,6 +66,15 @@ from agent_memory.repository import (
 logger = Logger(service="agent-memory", child=True)
 
 MemoryStatus = Literal["available", "unavailable"]
+
+
+class LedgerItem(enum.Enum):
+    """Where the turn's ledger item stands."""
+
+    NONE = "none"  # nothing staged: no item, nothing to commit
+    DEFERRED = "deferred"  # staged; the commit creates the item unless the timer opens it
+    OPEN = "open"  # the item is open: the commit moves it to committed
+    REFUSED = "refused"  # the item could not be created: the turn cannot commit
 
 
 class TurnLedger:
@@ -81,6 +100,7 @@ class TurnLedger:
         connection_id: str = "",
         source: Source = "chat",
         review: BatchReview | None = None,
+        open_delay_ms: float | None = None,
     ) -> None:
         self._user_id = user_id
         self._review = review
@@ -103,11 +123,16 @@ class TurnLedger:
             loaded.snapshot if loaded is not None else Snapshot(),
             writes_enabled=writes_enabled and loaded is not None and not self.read_only,
         )
-        self._ledger_open = False
+        self._item = LedgerItem.NONE
+        # Why the item was refused (the outcome of a turn that can no longer commit).
+        self._refusal: tuple[OutcomeStatus, str] | None = None
         # Names this unit of work in its ledger item (see _why_turn_exists).
         self._opener = uuid.uuid4().hex
-        # Set when the turn can no longer commit (the ledger item could not be created).
-        self._stopped: tuple[OutcomeStatus, str] | None = None
+        # A chat turn over HTTP defers the open (a streamed turn's $disconnect needs it).
+        deferrable = source == "chat" and not connection_id
+        self._open_delay_ms = open_delay_ms if deferrable else None
+        self._deferred: DeferredOpen | None = None
+        self._staged_at = 0
         self._outcome: MemoryOutcome | None = None
 
     @classmethod
@@ -128,9 +153,11 @@ class TurnLedger:
         connection_id: str = "",
         source: Source = "chat",
         review: BatchReview | None = None,
+        open_delay_ms: float | None = None,
     ) -> TurnLedger:
         """Load the user's memory and open the unit of work (``connection_id``: the WebSocket
-        connection of a streamed turn, recorded on the ledger item for its ``$disconnect``).
+        connection of a streamed turn, recorded on the ledger item for its ``$disconnect``;
+        ``open_delay_ms``: defer the ledger item's open, see the module doc).
 
         Raises ``TurnCancelledError`` when the cancel flag is already set (nothing is read).
         A failed load does not raise: memory is ``unavailable``, the snapshot is empty (for the
@@ -166,6 +193,7 @@ class TurnLedger:
             connection_id=connection_id,
             source=source,
             review=review,
+            open_delay_ms=open_delay_ms,
         )
 
     # -- what the prompt and the service read ---------------------------------------------
@@ -213,7 +241,9 @@ class TurnLedger:
     @property
     def writes_enabled(self) -> bool:
         return (
-            bool(self._session.writes_enabled) and self._stopped is None and self._outcome is None
+            bool(self._session.writes_enabled)
+            and self._item is not LedgerItem.REFUSED
+            and self._outcome is None
         )
 
     @property
@@ -238,11 +268,11 @@ class TurnLedger:
         disabled for the rest of the turn and the model is told nothing was saved.
         """
         self._check_scope()
-        if self._stopped is not None or self._outcome is not None:
+        if self._item is LedgerItem.REFUSED or self._outcome is not None:
             return dict(unavailable_result())
         result = self._session.call(raw_arguments, review=self._review)
-        opening = result.ok and bool(self._session.staged_operations) and not self._ledger_open
-        if opening and not self._open_ledger():
+        first = result.ok and bool(self._session.staged_operations)
+        if first and self._item is LedgerItem.NONE and not self._start_item():
             return dict(unavailable_result())
         return dict(result.result)
 
@@ -255,14 +285,15 @@ class TurnLedger:
         """
         if self._outcome is not None:
             return self._outcome
-        if self._stopped is not None:
-            status, reason = self._stopped
+        self._settle_item()
+        if self._refusal is not None:
+            status, reason = self._refusal
             outcome = self._plain_outcome(status, reason)
         elif self._loaded is None:
             outcome = self._plain_outcome("unavailable", self._unavailable_reason)
         elif self.read_only:
             outcome = self._plain_outcome("read_only", None)
-        elif not self._session.staged_operations or not self._ledger_open:
+        elif not self._session.staged_operations or self._item is LedgerItem.NONE:
             outcome = self._plain_outcome("unchanged", None)
         else:
             operations = tuple(self._session.staged_operations)
@@ -277,6 +308,11 @@ class TurnLedger:
                     record=CommitRecord(
                         source=self._source,
                         propose=self._source == "chat" and self.write_mode == "approve",
+                    ),
+                    new_turn=(
+                        NewTurn(opened_at=self._staged_at, deadline_ms=self._deadline_ms)
+                        if self._item is LedgerItem.DEFERRED
+                        else None
                     ),
                 ),
                 memory_repo=self._memory_repo,
@@ -300,10 +336,16 @@ class TurnLedger:
         ``discarded`` (best effort: the cleanup path expires it otherwise)."""
         if self._outcome is not None:
             return self._outcome
-        if self._ledger_open:
+        self._settle_item()
+        if self._item in (LedgerItem.OPEN, LedgerItem.DEFERRED):
             try:
                 self._requests += 1
-                self._ledger_repo.discard(self._user_id, self._turn_id, self._clock())
+                self._ledger_repo.discard(
+                    self._user_id,
+                    self._turn_id,
+                    self._clock(),
+                    opened=self._item is LedgerItem.OPEN,
+                )
             except RepositoryError as error:
                 logger.warning("ledger discard failed", extra={"code": error.code})
         if self._session.staged_operations:
@@ -323,7 +365,34 @@ class TurnLedger:
         if not scope.writes_enabled and self._session.writes_enabled:
             self._session.disable_writes()
 
-    def _open_ledger(self) -> bool:
+    def _start_item(self) -> bool:
+        """At the first staged operation: open the ledger item, or schedule its open."""
+        if self._open_delay_ms is None:
+            return self._open_item()
+        self._staged_at = self._clock()
+        self._item = LedgerItem.DEFERRED
+        self._deferred = DeferredOpen(self._open_deferred, self._open_delay_ms / 1000.0)
+        return True
+
+    def _settle_item(self) -> None:
+        """At the end of the turn: a deferred open that has not run never will (the item
+        stays DEFERRED: the commit or the discard creates it); one that is running is
+        waited for."""
+        if self._deferred is not None:
+            self._deferred.settle()
+
+    def _open_deferred(self) -> None:
+        try:
+            self._open_item()
+        except Exception as error:  # a timer thread must not die with the turn unsettled
+            logger.warning("ledger open failed", extra={"error_type": type(error).__name__})
+            self._refuse(("unavailable", "ledger_unavailable"))
+
+    def _refuse(self, refusal: tuple[OutcomeStatus, str]) -> None:
+        self._refusal = refusal
+        self._item = LedgerItem.REFUSED
+
+    def _open_item(self) -> bool:
         stop: tuple[OutcomeStatus, str] | None = None
         if self._cancel.is_set():
             stop = ("cancelled", "cancel_flag")
@@ -340,16 +409,13 @@ class TurnLedger:
                 )
             except TurnExistsError:
                 stop = self._why_turn_exists()
-                if stop is None:  # our own put, resent by the SDK after a lost answer
-                    self._ledger_open = True
-                    return True
             except RepositoryError as error:
                 logger.warning("ledger open failed", extra={"code": error.code})
                 stop = ("unavailable", "ledger_unavailable")
         if stop is not None:
-            self._stopped = stop
+            self._refuse(stop)
             return False
-        self._ledger_open = True
+        self._item = LedgerItem.OPEN  # ours, or our own put resent by the SDK
         return True
 
     def _why_turn_exists(self) -> tuple[OutcomeStatus, str] | None:

@@ -38,6 +38,7 @@ from agent_memory.repository.ledger_repository import (
     CancelResult,
     LedgerRecord,
     LedgerRepository,
+    NewTurn,
     TurnStatus,
     open_shard,
 )
@@ -95,6 +96,7 @@ __all__ = [
     "MemoryRepository",
     "MemoryUnavailableError",
     "MigrationError",
+    "NewTurn",
     "Proposal",
     "RepositoryError",
     "RequestCounter",

@@ -73,6 +73,15 @@ class LedgerRecord:
 
 
 @dataclass(frozen=True)
+class NewTurn:
+    """What the commit records of a turn whose ledger item it creates (see ``commit_item``):
+    when the turn staged its first operation, and its deadline."""
+
+    opened_at: int
+    deadline_ms: int
+
+
+@dataclass(frozen=True)
 class CancelResult:
     """What a cancel found (``previous``) and left (``status``); ``changed`` when it wrote."""
 
@@ -170,10 +179,38 @@ class LedgerRepository:
         counts: OperationCounts,
         *,
         status: Literal["committed", "proposed"] = "committed",
+        create: NewTurn | None = None,
     ) -> TransactWriteItemTypeDef:
         """The ledger's part of the commit transaction: ``open`` and before the deadline ->
         ``committed`` (``proposed`` in approve mode) with our request token and the
-        operation counts."""
+        operation counts.
+
+        With ``create`` (a turn whose item was never opened, see ``TurnLedger``): the item is
+        created ``committed`` on the condition that the turn id has no item yet, so a
+        cancel's tombstone (or a discard's) fences it as ``status = open`` fences an open
+        one. The deadline is the caller's to keep (as ``deadline_ms > :now`` is, since
+        ``:now`` is the caller's clock): no attempt starts that could end after it.
+        """
+        if create is not None:
+            item: dict[str, AttributeValueTypeDef] = {
+                **_key(user_id, turn_id),
+                "status": {"S": status},
+                "commit_token": {"S": token},
+                "opened_at": {"N": str(create.opened_at)},
+                "deadline_ms": {"N": str(create.deadline_ms)},
+                "committed_at": {"N": str(now_ms)},
+                "updated_at": {"N": str(now_ms)},
+                "expires_at": {"N": str(expires_at(now_ms))},
+                "operation_counts": _counts_value(counts),
+            }
+            return {
+                "Put": {
+                    "TableName": self._table,
+                    "Item": item,
+                    "ConditionExpression": "attribute_not_exists(#turn_id)",
+                    "ExpressionAttributeNames": {"#turn_id": "turn_id"},
+                }
+            }
         return {
             "Update": {
                 "TableName": self._table,
@@ -251,8 +288,15 @@ class LedgerRepository:
                 break
         raise TurnExistsError
 
-    def discard(self, user_id: str, turn_id: str, now_ms: int) -> bool:
-        """``open`` -> ``discarded`` (a failed turn); False when the turn was not open."""
+    def discard(self, user_id: str, turn_id: str, now_ms: int, *, opened: bool = True) -> bool:
+        """``open`` -> ``discarded`` (a failed turn); False when the turn was not open.
+
+        ``opened=False``: a turn that staged but never opened its item gets a ``discarded``
+        tombstone (``GET /turns`` tells the truth, and none of its attempts still in flight
+        can create the item); False when the turn id already has an item.
+        """
+        if not opened:
+            return self._put_tombstone(user_id, turn_id, now_ms, status="discarded")
         return self._transition(user_id, turn_id, "discarded", now_ms)
 
     def discard_connection_turns(self, user_id: str, connection_id: str, now_ms: int) -> int:
@@ -348,14 +392,21 @@ class LedgerRepository:
             raise translate_error(error) from error
         return True
 
-    def _put_tombstone(self, user_id: str, turn_id: str, now_ms: int) -> bool:
+    def _put_tombstone(
+        self,
+        user_id: str,
+        turn_id: str,
+        now_ms: int,
+        *,
+        status: Literal["cancelled", "discarded"] = "cancelled",
+    ) -> bool:
         try:
             self._client.put_item(
                 TableName=self._table,
                 Item={
                     **_key(user_id, turn_id),
-                    "status": {"S": "cancelled"},
-                    "cancelled_at": {"N": str(now_ms)},
+                    "status": {"S": status},
+                    f"{status}_at": {"N": str(now_ms)},
                     "updated_at": {"N": str(now_ms)},
                     "expires_at": {"N": str(expires_at(now_ms))},
                 },

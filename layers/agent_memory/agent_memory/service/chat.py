@@ -171,6 +171,7 @@ class ChatService:
                 cancel_flag=cancel_flag,
                 connection_id=turn.connection_id,
                 review=self._batch_review,
+                open_delay_ms=self._settings.ledger_open_delay_ms,
             )
         except TurnCancelledError as error:
             raise TurnCancelledByRequestError() from error
