@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from itertools import pairwise
 
 from agent_memory.domain.threat_categories import ThreatCategory as C
 from agent_memory.domain.threat_rule import ThreatRule, literal
@@ -187,7 +186,6 @@ CREDENTIAL: tuple[ThreatRule, ...] = (
     ),
 )
 
-_MIN_TOKEN_CHARS = 32
 _TOKEN_CANDIDATE = re.compile(r"[A-Za-z0-9+/=_-]{32,}")
 # Values that look random but are public: digests, integrity strings, public keys, data URIs.
 _PUBLIC_RANDOM = re.compile(
@@ -199,15 +197,17 @@ _PUBLIC_RANDOM = re.compile(
     re.IGNORECASE,
 )
 _MIN_TOKEN_ENTROPY_BITS = 4.0
+_NOT_ALPHANUMERIC = re.compile(r"[^A-Za-z0-9]+")
+_CLASS_RUN = re.compile(r"[A-Z]+|[a-z]+|[0-9]+")
 # Random tokens switch between upper case, lower case and digits at about 0.6 of their
 # positions; identifiers such as CamelCaseNames or snake_case_names stay well below 0.45.
 _MIN_CLASS_SWITCH_RATE = 0.45
 
 
-def holds_random_token(plain: str) -> bool:
+def holds_random_token(plain: str, long_words: str) -> bool:
     """A long token that looks machine-random (an unknown vendor's key), outside hashes,
-    integrity strings and public keys."""
-    long_words = " ".join(word for word in plain.split() if len(word) >= _MIN_TOKEN_CHARS)
+    integrity strings and public keys. ``long_words``: the words of ``plain`` of 16 or more
+    characters, joined by spaces."""
     suspects = {token for token in _TOKEN_CANDIDATE.findall(long_words) if _looks_random(token)}
     if not suspects:
         return False
@@ -216,18 +216,18 @@ def holds_random_token(plain: str) -> bool:
 
 
 def _looks_random(token: str) -> bool:
-    classes = [_character_class(char) for char in token if char.isalnum()]
-    if len(set(classes)) < 3:
+    alphanumeric = _NOT_ALPHANUMERIC.sub("", token)
+    if alphanumeric.isupper() or alphanumeric.islower() or alphanumeric.isalpha():
+        return False  # fewer than three classes (upper case, lower case, digits)
+    if not alphanumeric or alphanumeric.isdigit():
         return False
-    switches = sum(a != b for a, b in pairwise(classes))
-    if switches / (len(classes) - 1) < _MIN_CLASS_SWITCH_RATE:
+    # Runs of one class: each boundary between two runs is a switch of class.
+    switches = len(_CLASS_RUN.findall(alphanumeric)) - 1
+    if switches / (len(alphanumeric) - 1) < _MIN_CLASS_SWITCH_RATE:
         return False
     counts = Counter(token)
     entropy = -sum(n / len(token) * math.log2(n / len(token)) for n in counts.values())
     return entropy >= _MIN_TOKEN_ENTROPY_BITS
 
 
-def _character_class(char: str) -> str:
-    if char.isdigit():
-        return "digit"
-    return "upper" if char.isupper() else "lower"
+

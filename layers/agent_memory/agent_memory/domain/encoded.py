@@ -14,9 +14,16 @@ import html
 import re
 from collections.abc import Iterator
 
-_BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
-_BASE32_RUN = re.compile(r"(?<![A-Za-z0-9=])[A-Z2-7]{16,}={0,6}(?![A-Za-z0-9=])")
-_HEX_RUN = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Fa-f])")
+# Each run pattern starts with one character of the run and only then looks behind it, so
+# the engine skips to candidate characters at C speed (a leading lookbehind would be tried
+# at every position).
+_BASE64_RUN = re.compile(
+    r"[A-Za-z0-9+/_-](?<![A-Za-z0-9+/=_-].)[A-Za-z0-9+/_-]{15,}={0,2}(?![A-Za-z0-9+/=_-])"
+)
+_BASE32_RUN = re.compile(r"[A-Z2-7](?<![A-Za-z0-9=].)[A-Z2-7]{15,}={0,6}(?![A-Za-z0-9=])")
+_HEX_RUN = re.compile(
+    r"[0-9A-Fa-f](?<![0-9A-Fa-f].)[0-9A-Fa-f](?:[0-9A-Fa-f]{2}){7,}(?![0-9A-Fa-f])"
+)
 _SPACED_HEX_RUN = re.compile(
     r"(?:\\x[0-9A-Fa-f]{2}){6,}|(?:0x[0-9A-Fa-f]{2}[\s,]{0,3}){6,}"
     r"|(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}[\s:,-]){7,}[0-9A-Fa-f]{2}(?![0-9A-Fa-f])"
@@ -35,15 +42,18 @@ _ROT13_WORDS = frozenset(
     b"nffvfgnag hfre rot uggcf uggc phey jtrg perqragvnyf cnffjbeq frpergf png".split()
 )
 _REVERSED_WORDS = frozenset(b"snoitcurtsni suoiverp erongi tpmorp metsys drowssap".split())
-_MIN_RUN_CHARS = 16
+_NOT_LETTERS = re.compile(r"[\W\d_]+")
 _MAX_CANDIDATES = 24
 _MIN_DECODED_CHARS = 8
 
 
-def decoded_payloads(plain: str, skeleton_words: frozenset[bytes]) -> Iterator[str]:
-    """Readable texts hidden in ``plain`` (NFKC) in an encoded form, at most a few dozen."""
+def decoded_payloads(
+    plain: str, skeleton_words: frozenset[bytes], long_words: str
+) -> Iterator[str]:
+    """Readable texts hidden in ``plain`` (NFKC) in an encoded form, at most a few dozen.
+    ``long_words``: the words of ``plain`` of 16 or more characters, joined by spaces."""
     yielded = 0
-    for decoded in _candidates(plain, skeleton_words):
+    for decoded in _candidates(plain, skeleton_words, long_words):
         if _is_readable(decoded):
             yield decoded
             yielded += 1
@@ -51,17 +61,15 @@ def decoded_payloads(plain: str, skeleton_words: frozenset[bytes]) -> Iterator[s
                 return
 
 
-def _candidates(plain: str, skeleton_words: frozenset[bytes]) -> Iterator[str]:
+def _candidates(plain: str, skeleton_words: frozenset[bytes], long_words: str) -> Iterator[str]:
     # Runs are only looked for in words long enough to hold one (or in spaced-out hex).
-    words = plain.split()
-    long_words = " ".join(word for word in words if len(word) >= _MIN_RUN_CHARS)
     for run in set(_BASE64_RUN.findall(long_words)[:_MAX_CANDIDATES]):
         yield _decode_base64(run)
     for run in set(_BASE32_RUN.findall(long_words)[:_MAX_CANDIDATES]):
         yield _decode_base32(run)
     for run in set(_HEX_RUN.findall(long_words)[:_MAX_CANDIDATES]):
         yield _decode_hex(run)
-    if "0x" in plain or "\\x" in plain or len(_HEX_PAIRS.intersection(words)) >= 4:
+    if "0x" in plain or "\\x" in plain or len(_HEX_PAIRS.intersection(plain.split())) >= 4:
         for run in set(_SPACED_HEX_RUN.findall(plain)[:_MAX_CANDIDATES]):
             yield _decode_hex(run)
     if "\\u" in plain or "\\U" in plain:
@@ -120,6 +128,10 @@ def _is_readable(text: str) -> bool:
     """Decoded text a model could read: mostly printable, with words in it."""
     if len(text) < _MIN_DECODED_CHARS:
         return False
+    letters = len(_NOT_LETTERS.sub("", text))
+    if letters < 0.5 * len(text):
+        return False
+    if text.isprintable():
+        return True
     printable = sum(char.isprintable() or char in "\n\t" for char in text)
-    letters = sum(char.isalpha() for char in text)
-    return printable >= 0.95 * len(text) and letters >= 0.5 * len(text)
+    return printable >= 0.95 * len(text)

@@ -40,14 +40,20 @@ _EMOJI_TAG_SEQUENCE = re.compile(
 # inside the word ("p@ss"), so "$HOME", "user@" edges and "Stop!" keep their meaning.
 _LEET_DIGITS = str.maketrans("013456789", "oieasgtbg")
 _LEET_SYMBOLS = str.maketrans("@$!|", "asii")
-_LEET_WORD = re.compile(
-    r"(?<![a-z0-9@$!|])(?=[a-z0-9@$!|]*[a-z])(?=[a-z0-9@$!|]*[0-9@$!|])[a-z0-9@$!|]+"
-)
+# A leetspeak word is a run of these characters holding both a letter and one of the rest.
+# It is found from a seam (a digit or symbol next to a letter) rather than matched from each
+# run's start: the patterns begin with a rare character, so the engine skips to it at C
+# speed instead of trying every letter of the text.
+_LEET_WORD_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789@$!|")
+_LEET_SEAM = re.compile(r"[0-9@$!|](?:(?<=[a-z][0-9@$!|])|(?=[a-z]))")
+_LEET_WORD_END = re.compile(r"[^a-z0-9@$!|]|$")
 _LEET_CHARACTER = re.compile(r"[0-9@$!|]")
 # In a text with this many leetspeak words, "70" and "4" stand for "to" and "a".
 _LEET_TEXT_WORDS = 3
-_SHORT_NUMBER = re.compile(r"(?<![\w.,:/@$-])\d{1,3}(?![\w.,:/%-])")
-_NUMBER_BETWEEN_WORDS = re.compile(r"(?<=[a-z] )\d{1,3}(?= [a-z])")
+# 1 to 3 digits, not inside a longer token; and 1 to 3 digits between two words. The
+# lookbehind follows the first digit for the same reason as the seam.
+_SHORT_NUMBER = re.compile(r"\d(?<![\w.,:/@$-]\d)\d{0,2}(?![\w.,:/%-])")
+_NUMBER_BETWEEN_WORDS = re.compile(r"\d(?<=[a-z] \d)\d{0,2}(?= [a-z])")
 _MAX_CACHED_CHARACTERS = 20_000
 _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 
@@ -60,7 +66,7 @@ def skeleton(text: str) -> str:
     folded = folded.lower().replace("l", "i")
     if _LEET_CHARACTER.search(folded) is None:
         return folded
-    folded, leet_words = _LEET_WORD.subn(_read_leet, folded)
+    folded, leet_words = _fold_leet_words(folded)
     # A short number between two words reads as a word ("act 45 though" is "act as though");
     # in a leetspeak text, every short number does ("70 7h3" is "to the").
     number = _SHORT_NUMBER if leet_words >= _LEET_TEXT_WORDS else _NUMBER_BETWEEN_WORDS
@@ -191,8 +197,27 @@ def _read_number(number: re.Match[str]) -> str:
     return number.group().translate(_LEET_DIGITS)
 
 
-def _read_leet(word: re.Match[str]) -> str:
-    text = word.group().translate(_LEET_DIGITS)
+def _fold_leet_words(text: str) -> tuple[str, int]:
+    """Every leetspeak word read as letters, and how many there were."""
+    pieces: list[str] = []
+    done = 0  # text[:done] is folded
+    for seam in _LEET_SEAM.finditer(text):
+        if seam.start() < done:
+            continue  # inside the word just folded
+        start = seam.start()
+        while start > done and text[start - 1] in _LEET_WORD_CHARACTERS:
+            start -= 1
+        end = _LEET_WORD_END.search(text, seam.start()).start()  # type: ignore[union-attr]
+        pieces += (text[done:start], _read_leet(text[start:end]))
+        done = end
+    if not pieces:
+        return text, 0
+    pieces.append(text[done:])
+    return "".join(pieces), len(pieces) // 2
+
+
+def _read_leet(word: str) -> str:
+    text = word.translate(_LEET_DIGITS)
     if len(text) <= 2:
         return text
     return text[0] + text[1:-1].translate(_LEET_SYMBOLS) + text[-1]

@@ -15,14 +15,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
 from agent_memory.domain.folding import fold_pattern, skeleton
+from agent_memory.domain.rule_anchors import (
+    LOWER_KEEPING_OFFSETS,
+    STEM_LETTERS,
+    RuleAnchors,
+    anchors_of,
+)
 from agent_memory.domain.threat_categories import ThreatCategory
 
 _NOT_LETTERS = bytes(code if chr(code).isalpha() else 32 for code in range(128)) + bytes([32] * 128)
 _LONG_TOKEN = 16  # keys and encoded runs are at least this long
+_FIRST_LONG_WORD = re.compile(rf"\S{{{_LONG_TOKEN},}}")
+_LATER_LONG_WORD = re.compile(rf"\s(\S{{{_LONG_TOKEN},}})")
 _WORD = re.compile(r"[a-z]+")
 
 
@@ -35,9 +44,35 @@ class ScanViews:
     words: frozenset[bytes]  # ASCII words of the skeleton
     long_words: str  # the whitespace-separated words of 16 or more characters, joined
 
+    # Anchor positions found so far (per text searched), shared by the rules of one scan.
+    anchor_positions: dict[str, dict[re.Pattern[str] | None, list[int]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
     @property
     def has_long_token(self) -> bool:
         return bool(self.long_words)
+
+    @cached_property
+    def plain_lower(self) -> str:
+        return self.plain.translate(LOWER_KEEPING_OFFSETS)
+
+    @cached_property
+    def stems(self) -> frozenset[bytes]:
+        return frozenset(word[:STEM_LETTERS] for word in self.words)
+
+    @cached_property
+    def plain_stems(self) -> frozenset[bytes]:
+        return frozenset(word[:STEM_LETTERS] for word in self.plain_words)
+
+    @cached_property
+    def plain_words(self) -> frozenset[bytes]:
+        """The ASCII letter runs of the lower-cased plain text."""
+        return _letter_runs(self.plain_lower)
+
+    @cached_property
+    def long_words_lower(self) -> str:
+        return self.long_words.translate(LOWER_KEEPING_OFFSETS)
 
     @classmethod
     def of(cls, plain: str) -> ScanViews:
@@ -46,9 +81,21 @@ class ScanViews:
         return cls(
             plain=plain,
             skeleton=folded,
-            words=frozenset(folded.encode("ascii", "ignore").translate(_NOT_LETTERS).split()),
-            long_words=" ".join(word for word in plain.split() if len(word) >= _LONG_TOKEN),
+            words=_letter_runs(folded),
+            long_words=_long_words(plain),
         )
+
+
+def _long_words(plain: str) -> str:
+    """The words of 16 or more characters, joined by spaces. The pattern for the later ones
+    starts at a space, which the engine skips to at C speed."""
+    first = _FIRST_LONG_WORD.match(plain)
+    later = _LATER_LONG_WORD.findall(plain)
+    return " ".join([first.group(), *later] if first is not None else later)
+
+
+def _letter_runs(text: str) -> frozenset[bytes]:
+    return frozenset(text.encode("ascii", "replace").translate(_NOT_LETTERS).split())
 
 
 @dataclass(frozen=True)
@@ -102,14 +149,54 @@ class ThreatRule:
     counterexamples: tuple[str, ...]
     # A second look at each match, for what a pattern cannot judge (is this value a secret?).
     confirm: Callable[[re.Match[str]], bool] | None = None
+    anchors: RuleAnchors | None = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "anchors", anchors_of(self.pattern))
 
     def matches(self, views: ScanViews) -> bool:
         if not self.triggers.present(views):
             return False
         text = getattr(views, self.view)
-        if self.confirm is None:
-            return self.pattern.search(text) is not None
-        return any(self.confirm(match) for match in self.pattern.finditer(text))
+        if self.anchors is None:
+            if self.confirm is None:
+                return self.pattern.search(text) is not None
+            return any(self.confirm(match) for match in self.pattern.finditer(text))
+        return self._matches_at_anchors(views, text)
+
+    def _matches_at_anchors(self, views: ScanViews, text: str) -> bool:
+        """As a search (or, with ``confirm``, as finditer) would, trying only the positions
+        where a match can start."""
+        assert self.anchors is not None
+        where, words, stems = self._anchor_views
+        candidates = self.anchors.candidates(
+            getattr(views, where),
+            None if words is None else getattr(views, words),
+            None if stems is None else getattr(views, stems),
+            views.anchor_positions.setdefault(where, {}),
+        )
+        end = 0
+        for position in candidates:
+            if position < end:
+                continue
+            match = self.pattern.match(text, position)
+            if match is None:
+                continue
+            if self.confirm is None or self.confirm(match):
+                return True
+            end = max(match.end(), position + 1)
+        return False
+
+    @cached_property
+    def _anchor_views(self) -> tuple[str, str | None, str | None]:
+        """Where this rule's anchors are looked for, and the words and stems of that text."""
+        if self.view == "skeleton":
+            return "skeleton", "words", "stems"
+        if not self.pattern.flags & re.IGNORECASE:
+            return self.view, None, None
+        if self.view == "plain":
+            return "plain_lower", "plain_words", "plain_stems"
+        return f"{self.view}_lower", None, None
 
 
 def phrase(

@@ -67,9 +67,9 @@ def scan(text: str) -> ThreatFinding | None:
     finding = _first_match(views, RULES)
     if finding is not None:
         return finding
-    if holds_random_token(plain):
+    if holds_random_token(plain, views.long_words):
         return ThreatFinding(ThreatCategory.CREDENTIAL, "random_token")
-    for decoded in decoded_payloads(plain, views.words):
+    for decoded in decoded_payloads(plain, views.words, views.long_words):
         inner = _first_match(_views(decoded), _STEERING)
         if inner is not None:
             return ThreatFinding(ThreatCategory.ENCODED_PAYLOAD, inner.code)
