@@ -24,12 +24,11 @@ _BASE32_RUN = re.compile(r"[A-Z2-7](?<![A-Za-z0-9=].)[A-Z2-7]{15,}={0,6}(?![A-Za
 _HEX_RUN = re.compile(
     r"[0-9A-Fa-f](?<![0-9A-Fa-f].)[0-9A-Fa-f](?:[0-9A-Fa-f]{2}){7,}(?![0-9A-Fa-f])"
 )
+_ESCAPED_HEX_RUN = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){6,}")
+_PREFIXED_HEX_RUN = re.compile(r"(?:0x[0-9A-Fa-f]{2}[\s,]{0,3}){6,}")
 _SPACED_HEX_RUN = re.compile(
-    r"(?:\\x[0-9A-Fa-f]{2}){6,}|(?:0x[0-9A-Fa-f]{2}[\s,]{0,3}){6,}"
-    r"|(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}[\s:,-]){7,}[0-9A-Fa-f]{2}(?![0-9A-Fa-f])"
-)
-_HEX_PAIRS = frozenset(f"{code:02x}" for code in range(256)) | frozenset(
-    f"{code:02X}" for code in range(256)
+    r"[0-9A-Fa-f](?<![0-9A-Fa-f].)[0-9A-Fa-f][\s:,-](?:[0-9A-Fa-f]{2}[\s:,-]){6,}[0-9A-Fa-f]{2}"
+    r"(?![0-9A-Fa-f])"
 )
 _UNICODE_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
@@ -41,6 +40,9 @@ _ROT13_WORDS = frozenset(
     b"gur ibh ibhe naq vtaber cerivbhf vafgehpgvbaf fifgrz cebzcg frperg nii abj shapgvba "
     b"nffvfgnag hfre rot uggcf uggc phey jtrg perqragvnyf cnffjbeq frpergf png".split()
 )
+# Rot13 words that are also ordinary words ("png" is cat, "rot" names the cipher): alone,
+# they do not make a text worth decoding (a whole-text decode costs a second scan).
+_ROT13_ORDINARY_WORDS = frozenset({b"png", b"rot"})
 _REVERSED_WORDS = frozenset(b"snoitcurtsni suoiverp erongi tpmorp metsys drowssap".split())
 _NOT_LETTERS = re.compile(r"[\W\d_]+")
 _MAX_CANDIDATES = 24
@@ -69,16 +71,21 @@ def _candidates(plain: str, skeleton_words: frozenset[bytes], long_words: str) -
         yield _decode_base32(run)
     for run in set(_HEX_RUN.findall(long_words)[:_MAX_CANDIDATES]):
         yield _decode_hex(run)
-    if "0x" in plain or "\\x" in plain or len(_HEX_PAIRS.intersection(plain.split())) >= 4:
-        for run in set(_SPACED_HEX_RUN.findall(plain)[:_MAX_CANDIDATES]):
-            yield _decode_hex(run)
+    spaced = _SPACED_HEX_RUN.findall(plain)
+    if "\\x" in plain:
+        spaced += _ESCAPED_HEX_RUN.findall(plain)
+    if "0x" in plain:
+        spaced += _PREFIXED_HEX_RUN.findall(plain)
+    for run in set(spaced[:_MAX_CANDIDATES]):
+        yield _decode_hex(run)
     if "\\u" in plain or "\\U" in plain:
         yield _UNICODE_ESCAPE.sub(_unescape_code_point, plain)
     if len(_PERCENT.findall(plain)) >= 4:
         yield _PERCENT_RUN.sub(_unquote_run, plain)
     if _ENTITY.search(plain):
         yield html.unescape(plain)
-    if not _ROT13_WORDS.isdisjoint(skeleton_words):
+    rot13_words = _ROT13_WORDS.intersection(skeleton_words)
+    if len(rot13_words) >= 2 or not rot13_words.issubset(_ROT13_ORDINARY_WORDS):
         yield codecs.encode(plain, "rot13")
     if not _REVERSED_WORDS.isdisjoint(skeleton_words):
         yield plain[::-1]

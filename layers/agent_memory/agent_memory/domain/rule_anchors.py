@@ -26,23 +26,25 @@ from re import _parser as sre_parse  # type: ignore[attr-defined]
 
 __all__ = [
     "LINE_START",
-    "LOWER_KEEPING_OFFSETS",
-    "STEM_LETTERS",
     "Anchor",
     "RuleAnchors",
     "anchors_of",
+    "lower_keeping_offsets",
 ]
 
-# Lower case that keeps every offset (str.lower can lengthen a string), including the four
-# characters an IGNORECASE pattern matches to ASCII letters: İ ı ſ K (Kelvin). The anchors
-# of an IGNORECASE rule are found in text lowered with it.
-LOWER_KEEPING_OFFSETS: dict[int, int] = {
-    **{code: code + 32 for code in range(ord("A"), ord("Z") + 1)},
-    0x130: ord("i"),
-    0x131: ord("i"),
-    0x17F: ord("s"),
-    0x212A: ord("k"),
-}
+# Characters an IGNORECASE pattern matches to an ASCII letter that str.lower does not lower
+# to it (U+0130 would even become two characters, shifting every later offset).
+_LOWER_AS_IGNORECASE = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"))
+
+
+def lower_keeping_offsets(text: str) -> str:
+    """Lower case in which every character stays at its offset and every character an
+    IGNORECASE pattern reads as an ASCII letter becomes that letter: the anchors of an
+    IGNORECASE rule are found in text lowered so."""
+    if not text.isascii():
+        for char, letter in _LOWER_AS_IGNORECASE:
+            text = text.replace(char, letter)
+    return text.lower()
 
 LINE_START = "^"  # the anchor of an alternative that starts with a line
 _MAX_ANCHORS = 400
@@ -65,72 +67,58 @@ class Start(Enum):
 class Anchor:
     """Text every match of one alternative starts with (or ``LINE_START``) and a search for
     it. ``word``: the letters it begins with, when they are bounded by non-letters on both
-    sides (a text without that word cannot match here); ``stem``: the first
-    ``STEM_LETTERS`` of them when only the start is bounded (a text with no word beginning
-    so cannot match here)."""
+    sides, so that a text without that word cannot match here."""
 
     text: str
     word: bytes | None
-    stem: bytes | None
     finder: re.Pattern[str] | None
-
-
-STEM_LETTERS = 4
 
 
 @dataclass(frozen=True)
 class RuleAnchors:
-    """A rule's anchors, indexed by the word or stem that must be present for each."""
+    """A rule's anchors: those that need a word, by that word, and the others."""
 
     by_word: Mapping[bytes, tuple[Anchor, ...]]
-    by_stem: Mapping[bytes, tuple[Anchor, ...]]
-    always: tuple[Anchor, ...]
+    others: tuple[Anchor, ...]
     words: frozenset[bytes]
-    stems: frozenset[bytes]
 
     @classmethod
     def of(cls, anchors: Iterable[Anchor]) -> RuleAnchors:
         by_word: dict[bytes, list[Anchor]] = {}
-        by_stem: dict[bytes, list[Anchor]] = {}
-        always: list[Anchor] = []
+        others: list[Anchor] = []
         for anchor in anchors:
             if anchor.word is not None:
                 by_word.setdefault(anchor.word, []).append(anchor)
-            elif anchor.stem is not None:
-                by_stem.setdefault(anchor.stem, []).append(anchor)
             else:
-                always.append(anchor)
+                others.append(anchor)
         return cls(
             {word: tuple(found) for word, found in by_word.items()},
-            {stem: tuple(found) for stem, found in by_stem.items()},
-            tuple(always),
+            tuple(others),
             frozenset(by_word),
-            frozenset(by_stem),
         )
 
     @property
     def anchors(self) -> tuple[Anchor, ...]:
-        indexed = [anchor for group in (*self.by_word.values(), *self.by_stem.values()) for anchor in group]
-        return (*indexed, *self.always)
+        return (*(anchor for group in self.by_word.values() for anchor in group), *self.others)
 
     def candidates(
         self,
         text: str,
         words: frozenset[bytes] | None,
-        stems: frozenset[bytes] | None,
         cache: dict[re.Pattern[str] | None, list[int]],
     ) -> list[int]:
-        """The positions of ``text`` where a match can start, in order. ``words`` and
-        ``stems`` are the text's ASCII letter runs and their first letters, when given;
-        ``cache`` keeps the positions found for the other rules of the same scan."""
-        anchors = list(self.always)
-        if words is None or stems is None:
-            anchors.extend(self.anchors[: len(self.anchors) - len(self.always)])
+        """The positions of ``text`` where a match can start, in order. ``words``: the
+        text's ASCII letter runs, when known; ``cache`` keeps the positions found for the
+        other rules of the same scan."""
+        # A substring test first: it is cheaper than a search that finds nothing.
+        anchors = [anchor for anchor in self.others if anchor.finder is None or anchor.text in text]
+        if words is None:
+            anchors.extend(anchor for group in self.by_word.values() for anchor in group if anchor.text in text)
         else:
             for word in self.words.intersection(words):
                 anchors.extend(self.by_word[word])
-            for stem in self.stems.intersection(stems):
-                anchors.extend(self.by_stem[stem])
+        if not anchors:
+            return []
         if len(anchors) == 1:
             return _cached_positions(anchors[0], text, cache)
         positions: set[int] = set()
@@ -162,7 +150,7 @@ class _Prefix:
 def anchors_of(pattern: re.Pattern[str]) -> RuleAnchors | None:
     """The anchors of ``pattern``, or None when some match could start anywhere. The anchors
     of an IGNORECASE pattern are lower case, to be found in text lowered with
-    ``LOWER_KEEPING_OFFSETS``."""
+    ``lower_keeping_offsets``."""
     tree = sre_parse.parse(pattern.pattern, pattern.flags & ~re.IGNORECASE)
     multiline = bool(pattern.flags & re.MULTILINE)
     prefixes: set[_Prefix] = set()
@@ -175,7 +163,7 @@ def anchors_of(pattern: re.Pattern[str]) -> RuleAnchors | None:
             return None
     if pattern.flags & re.IGNORECASE:
         prefixes = {
-            _Prefix(prefix.text.translate(LOWER_KEEPING_OFFSETS), prefix.start, prefix.word_end)
+            _Prefix(lower_keeping_offsets(prefix.text), prefix.start, prefix.word_end)
             for prefix in prefixes
         }
     ordered = sorted(prefixes, key=lambda prefix: (prefix.text, prefix.start.value, prefix.word_end))
@@ -184,7 +172,7 @@ def anchors_of(pattern: re.Pattern[str]) -> RuleAnchors | None:
 
 def _anchor(prefix: _Prefix) -> Anchor:
     if prefix.text == LINE_START:
-        return Anchor(LINE_START, None, None, None)
+        return Anchor(LINE_START, None, None)
     text = prefix.text
     source = re.escape(text)
     # The start condition goes after the literal, as a lookbehind over it, so that the
@@ -195,7 +183,7 @@ def _anchor(prefix: _Prefix) -> Anchor:
         source += rf"(?<![A-Za-z]{re.escape(text)})"
     if prefix.word_end and _is_word_char(text[-1]):
         source += r"(?!\w)"
-    word = stem = None
+    word = None
     leading = _LEADING_LETTERS.match(text)
     bounded_before = prefix.start is Start.LETTER or (
         prefix.start is Start.WORD and _is_word_char(text[0])
@@ -205,9 +193,7 @@ def _anchor(prefix: _Prefix) -> Anchor:
         whole = not _is_ascii_letter(text[end]) if end < len(text) else prefix.word_end
         if whole:
             word = leading.group().encode()
-        elif end >= STEM_LETTERS:
-            stem = leading.group()[:STEM_LETTERS].encode()
-    return Anchor(text, word, stem, re.compile(source))
+    return Anchor(text, word, re.compile(source))
 
 
 def _is_ascii_letter(char: str) -> bool:

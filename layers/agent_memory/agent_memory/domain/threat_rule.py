@@ -21,10 +21,9 @@ from typing import Literal
 
 from agent_memory.domain.folding import fold_pattern, skeleton
 from agent_memory.domain.rule_anchors import (
-    LOWER_KEEPING_OFFSETS,
-    STEM_LETTERS,
     RuleAnchors,
     anchors_of,
+    lower_keeping_offsets,
 )
 from agent_memory.domain.threat_categories import ThreatCategory
 
@@ -55,15 +54,7 @@ class ScanViews:
 
     @cached_property
     def plain_lower(self) -> str:
-        return self.plain.translate(LOWER_KEEPING_OFFSETS)
-
-    @cached_property
-    def stems(self) -> frozenset[bytes]:
-        return frozenset(word[:STEM_LETTERS] for word in self.words)
-
-    @cached_property
-    def plain_stems(self) -> frozenset[bytes]:
-        return frozenset(word[:STEM_LETTERS] for word in self.plain_words)
+        return lower_keeping_offsets(self.plain)
 
     @cached_property
     def plain_words(self) -> frozenset[bytes]:
@@ -72,7 +63,7 @@ class ScanViews:
 
     @cached_property
     def long_words_lower(self) -> str:
-        return self.long_words.translate(LOWER_KEEPING_OFFSETS)
+        return lower_keeping_offsets(self.long_words)
 
     @classmethod
     def of(cls, plain: str) -> ScanViews:
@@ -168,11 +159,10 @@ class ThreatRule:
         """As a search (or, with ``confirm``, as finditer) would, trying only the positions
         where a match can start."""
         assert self.anchors is not None
-        where, words, stems = self._anchor_views
+        where, words = self._anchor_views
         candidates = self.anchors.candidates(
             getattr(views, where),
             None if words is None else getattr(views, words),
-            None if stems is None else getattr(views, stems),
             views.anchor_positions.setdefault(where, {}),
         )
         end = 0
@@ -188,15 +178,15 @@ class ThreatRule:
         return False
 
     @cached_property
-    def _anchor_views(self) -> tuple[str, str | None, str | None]:
-        """Where this rule's anchors are looked for, and the words and stems of that text."""
+    def _anchor_views(self) -> tuple[str, str | None]:
+        """Where this rule's anchors are looked for, and the words of that text."""
         if self.view == "skeleton":
-            return "skeleton", "words", "stems"
+            return "skeleton", "words"
         if not self.pattern.flags & re.IGNORECASE:
-            return self.view, None, None
+            return self.view, None
         if self.view == "plain":
-            return "plain_lower", "plain_words", "plain_stems"
-        return f"{self.view}_lower", None, None
+            return "plain_lower", "plain_words"
+        return f"{self.view}_lower", None
 
 
 def phrase(
