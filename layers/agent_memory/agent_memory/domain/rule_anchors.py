@@ -1,17 +1,18 @@
 """Anchors: where a rule's matches can start, derived from the rule's own pattern.
 
 A rule's regular expression, searched over a 2,200-character entry, is tried at every
-position; forty such searches per entry are most of a scan's cost. But every alternative of
-a rule starts with literal text ("ignore", "<!--", "-----BEGIN ") or at the start of a line,
-so the pattern only needs trying where that text occurs: ``anchors_of`` reads the parsed
-pattern (``re._parser``, the parser ``re`` itself compiles from) and returns those starting
-texts, and ``RuleAnchors.candidates`` finds them with a literal search, which the regex
-engine runs at C speed. A rule whose matches cannot be anchored this way is searched whole.
+position; forty such searches per entry were most of a scan's cost. But every alternative
+of a rule starts with literal text ("ignore", "<!--", "-----BEGIN ") or at the start of a
+line, so the pattern only needs trying where that text occurs: ``anchors_of`` reads the
+parsed pattern (``pattern_reading``) for those starting texts, and ``candidates`` finds them
+with a literal search, which the regex engine runs at C speed. A rule whose matches cannot
+be anchored this way is searched whole.
 
-Matching at anchored positions finds exactly the matches a search finds: every match starts
-at one of them, and ``match(text, pos)`` sees the text before ``pos`` for ``\\b``, ``^`` and
-lookbehind. A text's words (``ScanViews.words``) let an anchor that is a whole word be
-skipped with a set lookup when the word is absent.
+Matching at the anchored positions finds exactly what a search finds: every match starts at
+one of them, and ``match(text, pos)`` sees the text before ``pos`` for ``\\b``, ``^`` and
+lookbehinds. The text's words (its ASCII letter runs) rule out work without a search: an
+anchor that is a whole word absent from them, and an alternative one of whose required
+words (``required_words``) is absent.
 """
 
 from __future__ import annotations
@@ -19,22 +20,28 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from enum import Enum
-from re import _compiler as sre_compile  # type: ignore[attr-defined]  # re's own parts
-from re import _constants as sre  # type: ignore[attr-defined]
-from re import _parser as sre_parse  # type: ignore[attr-defined]
 
-__all__ = [
-    "LINE_START",
-    "Anchor",
-    "RuleAnchors",
-    "anchors_of",
-    "lower_keeping_offsets",
-]
+from agent_memory.domain.pattern_reading import (
+    LINE_START,
+    Prefix,
+    Start,
+    alternative_prefixes,
+    alternatives,
+    is_ascii_letter,
+    is_word_char,
+    leading_word,
+    parse,
+    required_words,
+)
 
+__all__ = ["Anchor", "RuleAnchors", "anchors_of", "lower_keeping_offsets"]
+
+_NEWLINE = re.compile(r"\n")
 # Characters an IGNORECASE pattern matches to an ASCII letter that str.lower does not lower
 # to it (U+0130 would even become two characters, shifting every later offset).
 _LOWER_AS_IGNORECASE = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"))
+
+Positions = dict[re.Pattern[str] | None, list[int]]
 
 
 def lower_keeping_offsets(text: str) -> str:
@@ -45,22 +52,6 @@ def lower_keeping_offsets(text: str) -> str:
         for char, letter in _LOWER_AS_IGNORECASE:
             text = text.replace(char, letter)
     return text.lower()
-
-LINE_START = "^"  # the anchor of an alternative that starts with a line
-_MAX_ANCHORS = 400
-_MIN_LEN = 1
-_ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
-_SMALL_CLASS = 6  # a class of at most this many literal characters is spelled out
-_LEADING_LETTERS = re.compile(r"[a-z]+")
-_NEWLINE = re.compile(r"\n")
-
-
-class Start(Enum):
-    """What the pattern asserts before an anchor's text."""
-
-    ANYWHERE = "anywhere"
-    WORD = "word"  # \b before a word character: the character before is not \w
-    LETTER = "letter"  # a lookbehind: the character before is not an ASCII letter
 
 
 @dataclass(frozen=True)
@@ -75,15 +66,19 @@ class Anchor:
 
 
 @dataclass(frozen=True)
-class RuleAnchors:
-    """A rule's anchors: those that need a word, by that word, and the others."""
-
+class _Alternative:
+    # Every match holds, of each group, one of its words or one of its substrings.
+    required: tuple[tuple[frozenset[bytes], tuple[str, ...]], ...]
     by_word: Mapping[bytes, tuple[Anchor, ...]]
     others: tuple[Anchor, ...]
     words: frozenset[bytes]
 
     @classmethod
-    def of(cls, anchors: Iterable[Anchor]) -> RuleAnchors:
+    def of(
+        cls,
+        required: tuple[tuple[frozenset[bytes], tuple[str, ...]], ...],
+        anchors: Iterable[Anchor],
+    ) -> _Alternative:
         by_word: dict[bytes, list[Anchor]] = {}
         others: list[Anchor] = []
         for anchor in anchors:
@@ -91,32 +86,40 @@ class RuleAnchors:
                 by_word.setdefault(anchor.word, []).append(anchor)
             else:
                 others.append(anchor)
-        return cls(
-            {word: tuple(found) for word, found in by_word.items()},
-            tuple(others),
-            frozenset(by_word),
-        )
+        found = {word: tuple(group) for word, group in by_word.items()}
+        return cls(required, found, tuple(others), frozenset(found))
+
+    def anchors(self, text: str, words: frozenset[bytes] | None) -> list[Anchor]:
+        """The anchors that can occur in ``text`` (a substring test before any search: it
+        costs less than a search that finds nothing)."""
+        found = [anchor for anchor in self.others if anchor.finder is None or anchor.text in text]
+        if words is None:
+            found += [a for group in self.by_word.values() for a in group if a.text in text]
+        else:
+            for word in self.words.intersection(words):
+                found += self.by_word[word]
+        if found and all(_holds(text, words, group) for group in self.required):
+            return found
+        return []
+
+
+@dataclass(frozen=True)
+class RuleAnchors:
+    alternatives: tuple[_Alternative, ...]
 
     @property
     def anchors(self) -> tuple[Anchor, ...]:
-        return (*(anchor for group in self.by_word.values() for anchor in group), *self.others)
+        return tuple(
+            anchor
+            for alternative in self.alternatives
+            for anchor in (*(a for group in alternative.by_word.values() for a in group), *alternative.others)
+        )
 
-    def candidates(
-        self,
-        text: str,
-        words: frozenset[bytes] | None,
-        cache: dict[re.Pattern[str] | None, list[int]],
-    ) -> list[int]:
+    def candidates(self, text: str, words: frozenset[bytes] | None, cache: Positions) -> list[int]:
         """The positions of ``text`` where a match can start, in order. ``words``: the
         text's ASCII letter runs, when known; ``cache`` keeps the positions found for the
         other rules of the same scan."""
-        # A substring test first: it is cheaper than a search that finds nothing.
-        anchors = [anchor for anchor in self.others if anchor.finder is None or anchor.text in text]
-        if words is None:
-            anchors.extend(anchor for group in self.by_word.values() for anchor in group if anchor.text in text)
-        else:
-            for word in self.words.intersection(words):
-                anchors.extend(self.by_word[word])
+        anchors = [anchor for alternative in self.alternatives for anchor in alternative.anchors(text, words)]
         if not anchors:
             return []
         if len(anchors) == 1:
@@ -127,9 +130,16 @@ class RuleAnchors:
         return sorted(positions)
 
 
-def _cached_positions(
-    anchor: Anchor, text: str, cache: dict[re.Pattern[str] | None, list[int]]
-) -> list[int]:
+def _holds(text: str, words: frozenset[bytes] | None, group: tuple[frozenset[bytes], tuple[str, ...]]) -> bool:
+    whole, substrings = group
+    if words is not None and not whole.isdisjoint(words):
+        return True
+    if words is None and any(word.decode() in text for word in whole):
+        return True
+    return any(substring in text for substring in substrings)
+
+
+def _cached_positions(anchor: Anchor, text: str, cache: Positions) -> list[int]:
     found = cache.get(anchor.finder)
     if found is None:
         if anchor.finder is None:  # LINE_START
@@ -140,180 +150,57 @@ def _cached_positions(
     return found
 
 
-@dataclass(frozen=True)
-class _Prefix:
-    text: str
-    start: Start
-    word_end: bool  # the pattern puts a \b or a space right after the text
-
-
 def anchors_of(pattern: re.Pattern[str]) -> RuleAnchors | None:
     """The anchors of ``pattern``, or None when some match could start anywhere. The anchors
     of an IGNORECASE pattern are lower case, to be found in text lowered with
     ``lower_keeping_offsets``."""
-    tree = sre_parse.parse(pattern.pattern, pattern.flags & ~re.IGNORECASE)
+    items, state = parse(pattern.pattern, pattern.flags)
     multiline = bool(pattern.flags & re.MULTILINE)
-    prefixes: set[_Prefix] = set()
-    for alternative in _top_alternatives(tree.data):
-        found = _alternative_prefixes(alternative, tree.state, multiline)
-        if found is None:
+    lower = bool(pattern.flags & re.IGNORECASE)
+    found: list[_Alternative] = []
+    for alternative in alternatives(items):
+        prefixes = alternative_prefixes(alternative, state, multiline)
+        if prefixes is None:
             return None
-        prefixes |= found
-        if len(prefixes) > _MAX_ANCHORS:
-            return None
-    if pattern.flags & re.IGNORECASE:
-        prefixes = {
-            _Prefix(lower_keeping_offsets(prefix.text), prefix.start, prefix.word_end)
-            for prefix in prefixes
-        }
-    ordered = sorted(prefixes, key=lambda prefix: (prefix.text, prefix.start.value, prefix.word_end))
-    return RuleAnchors.of(_anchor(prefix) for prefix in ordered)
+        if lower:
+            prefixes = {
+                Prefix(lower_keeping_offsets(prefix.text), prefix.start, prefix.word_end)
+                for prefix in prefixes
+            }
+        fold = lower_keeping_offsets if lower else str
+        required = tuple(
+            (
+                frozenset(fold(word).encode() for word in whole),
+                tuple(sorted(fold(text) for text in substrings)),
+            )
+            for whole, substrings in required_words(alternative)
+        )
+        ordered = sorted(prefixes, key=lambda prefix: (prefix.text, prefix.start.value, prefix.word_end))
+        found.append(_Alternative.of(required, (_anchor(prefix) for prefix in ordered)))
+    return RuleAnchors(tuple(found))
 
 
-def _anchor(prefix: _Prefix) -> Anchor:
+def _anchor(prefix: Prefix) -> Anchor:
     if prefix.text == LINE_START:
         return Anchor(LINE_START, None, None)
     text = prefix.text
     source = re.escape(text)
     # The start condition goes after the literal, as a lookbehind over it, so that the
     # finder still begins with the literal and the engine scans for it at C speed.
-    if prefix.start is Start.WORD and _is_word_char(text[0]):
+    bounded_before = prefix.start is Start.LETTER or (
+        prefix.start is Start.WORD and is_word_char(text[0])
+    )
+    if prefix.start is Start.WORD and is_word_char(text[0]):
         source += rf"(?<!\w{re.escape(text)})"
     elif prefix.start is Start.LETTER:
         source += rf"(?<![A-Za-z]{re.escape(text)})"
-    if prefix.word_end and _is_word_char(text[-1]):
+    if prefix.word_end and is_word_char(text[-1]):
         source += r"(?!\w)"
     word = None
-    leading = _LEADING_LETTERS.match(text)
-    bounded_before = prefix.start is Start.LETTER or (
-        prefix.start is Start.WORD and _is_word_char(text[0])
-    )
-    if bounded_before and leading is not None:
-        end = leading.end()
-        whole = not _is_ascii_letter(text[end]) if end < len(text) else prefix.word_end
+    leading = leading_word(text)
+    if bounded_before and leading:
+        end = len(leading)
+        whole = not is_ascii_letter(text[end]) if end < len(text) else prefix.word_end
         if whole:
-            word = leading.group().encode()
+            word = leading.encode()
     return Anchor(text, word, re.compile(source))
-
-
-def _is_ascii_letter(char: str) -> bool:
-    return char.isascii() and char.isalpha()
-
-
-def _is_word_char(char: str) -> bool:
-    return char.isalnum() or char == "_"
-
-
-def _top_alternatives(items: list[tuple[object, object]]) -> Iterable[list[tuple[object, object]]]:
-    if len(items) == 1 and items[0][0] is sre.BRANCH:
-        _, branches = items[0][1]  # type: ignore[misc]
-        for branch in branches:
-            yield branch.data
-    else:
-        yield items
-
-
-def _start(items: list[tuple[object, object]], state: object) -> Start:
-    """What the zero-width items at the start of an alternative assert."""
-    for item in items:
-        op, value = item
-        if op not in _ZERO_WIDTH:
-            break
-        if item == (sre.AT, sre.AT_BOUNDARY):
-            return Start.WORD
-        if op is sre.ASSERT_NOT and value[0] == -1 and _rejects_after_letters(item, state):  # type: ignore[index]
-            return Start.LETTER
-    return Start.ANYWHERE
-
-
-def _rejects_after_letters(item: tuple[object, object], state: object) -> bool:
-    """Does this lookbehind fail after every ASCII letter (and hold at the text's start)?"""
-    check = sre_compile.compile(sre_parse.SubPattern(state, [item]))
-    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-    return check.match("x", 0) is not None and all(
-        check.match(letter + "x", 1) is None for letter in letters
-    )
-
-
-def _alternative_prefixes(
-    items: list[tuple[object, object]], state: object, multiline: bool
-) -> set[_Prefix] | None:
-    starts_line = bool(items) and items[0] in (
-        (sre.AT, sre.AT_BEGINNING),
-        (sre.AT, sre.AT_BEGINNING_STRING),
-    )
-    if starts_line or (multiline and bool(items) and items[0] == (sre.AT, sre.AT_BEGINNING)):
-        return {_Prefix(LINE_START, Start.ANYWHERE, False)}
-    start = _start(items, state)
-    found = _sequence(items, {"": False})
-    if found is None:
-        return None
-    texts = {**found[0], **found[1]}
-    if any(len(text) < _MIN_LEN for text in texts):
-        return None
-    return {_Prefix(text, start, word_end) for text, word_end in texts.items()}
-
-
-# A literal text a match starts with -> whether the pattern puts a word boundary (\b or a
-# space) right after it.
-_Texts = dict[str, bool]
-# Texts that may still grow with the next item, and texts that end where they are.
-_Step = tuple[_Texts, _Texts]
-
-
-def _sequence(items: list[tuple[object, object]], texts: _Texts) -> _Step | None:
-    """The literal texts a match of ``items`` starts with, each extending one of ``texts``."""
-    closed: _Texts = {}
-    for op, value in items:
-        if op in _ZERO_WIDTH:
-            if op is sre.AT and value is sre.AT_BOUNDARY:
-                texts = dict.fromkeys(texts, True)
-            continue
-        step = _item(op, value, texts)
-        if step is None:
-            return None
-        texts, ended = step
-        closed.update(ended)
-        if len(texts) + len(closed) > _MAX_ANCHORS:
-            return None
-        if not texts:
-            break
-    return texts, closed
-
-
-def _item(op: object, value: object, texts: _Texts) -> _Step | None:
-    if op is sre.LITERAL:
-        return {text + chr(value): False for text in texts}, {}  # type: ignore[call-overload]
-    if op is sre.IN:
-        characters = _class_characters(value)  # type: ignore[arg-type]
-        if characters is None:
-            ends_word = value == [(sre.CATEGORY, sre.CATEGORY_SPACE)]
-            return {}, {text: flag or ends_word for text, flag in texts.items()}
-        return {text + char: False for text in texts for char in characters}, {}
-    if op is sre.SUBPATTERN:
-        return _sequence(value[3].data, texts)  # type: ignore[index]
-    if op is sre.BRANCH:
-        grown: _Texts = {}
-        ended: _Texts = {}
-        for branch in value[1]:  # type: ignore[index]
-            step = _sequence(branch.data, texts)
-            if step is None:
-                return None
-            grown.update(step[0])
-            ended.update(step[1])
-        return grown, ended
-    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT):
-        low, high, body = value  # type: ignore[misc]
-        if low == 0 and high == 1:  # optional: with it or without it
-            step = _sequence(body.data, texts)
-            return None if step is None else ({**texts, **step[0]}, step[1])
-        if low >= 1:  # the first repetition starts it; where the rest ends is unknown
-            step = _sequence(body.data, texts)
-            return None if step is None else ({}, {**step[1], **step[0]})
-    return {}, dict(texts)
-
-
-def _class_characters(items: list[tuple[object, object]]) -> list[str] | None:
-    if len(items) > _SMALL_CLASS or any(op is not sre.LITERAL for op, _ in items):
-        return None
-    return [chr(code) for _, code in items]  # type: ignore[arg-type]
