@@ -196,6 +196,8 @@ _PUBLIC_RANDOM = re.compile(
     r"|\bintegrity\s*[=:]\s*[\"']?[A-Za-z0-9+/=-]+",
     re.IGNORECASE,
 )
+# The longest text before a public value: "sk-ssh-ed25519@openssh.com ", "integrity = '".
+_PUBLIC_CONTEXT_CHARS = 64
 _MIN_TOKEN_ENTROPY_BITS = 4.0
 _NOT_ALPHANUMERIC = re.compile(r"[^A-Za-z0-9]+")
 _CLASS_RUN = re.compile(r"[A-Z]+|[a-z]+|[0-9]+")
@@ -209,10 +211,20 @@ def holds_random_token(plain: str, long_words: str) -> bool:
     integrity strings and public keys. ``long_words``: the words of ``plain`` of 16 or more
     characters, joined by spaces."""
     suspects = {token for token in _TOKEN_CANDIDATE.findall(long_words) if _looks_random(token)}
-    if not suspects:
-        return False
-    public = " ".join(match.group() for match in _PUBLIC_RANDOM.finditer(plain))
-    return any(token not in public for token in suspects)
+    return any(not _is_public(plain, token) for token in suspects)
+
+
+def _is_public(plain: str, token: str) -> bool:
+    """Does ``token`` stand where a public value does ("sha512-…", "ssh-ed25519 AAAA…")?
+    Only the text just before the token is read: the whole entry would cost a search of
+    every position."""
+    index = plain.find(token)
+    end = index + len(token)
+    window = max(0, index - _PUBLIC_CONTEXT_CHARS)
+    return any(
+        match.start() <= index and match.end() >= end
+        for match in _PUBLIC_RANDOM.finditer(plain, window, end)
+    )
 
 
 def _looks_random(token: str) -> bool:

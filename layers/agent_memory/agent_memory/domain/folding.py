@@ -45,8 +45,7 @@ _LEET_SYMBOLS = str.maketrans("@$!|", "asii")
 # run's start: the patterns begin with a rare character, so the engine skips to it at C
 # speed instead of trying every letter of the text.
 _LEET_WORD_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789@$!|")
-_LEET_SEAM = re.compile(r"[0-9@$!|](?:(?<=[a-z][0-9@$!|])|(?=[a-z]))")
-_LEET_WORD_END = re.compile(r"[^a-z0-9@$!|]|$")
+_LEET_SEAM = re.compile(r"[0-9@$!|](?:(?<=[a-z][0-9@$!|])|(?=[a-z]))[a-z0-9@$!|]*")
 _LEET_CHARACTER = re.compile(r"[0-9@$!|]")
 # In a text with this many leetspeak words, "70" and "4" stand for "to" and "a".
 _LEET_TEXT_WORDS = 3
@@ -201,13 +200,10 @@ def _fold_leet_words(text: str) -> tuple[str, int]:
     """Every leetspeak word read as letters, and how many there were."""
     pieces: list[str] = []
     done = 0  # text[:done] is folded
-    for seam in _LEET_SEAM.finditer(text):
-        if seam.start() < done:
-            continue  # inside the word just folded
-        start = seam.start()
+    for seam in _LEET_SEAM.finditer(text):  # a seam and the rest of its word
+        start, end = seam.span()
         while start > done and text[start - 1] in _LEET_WORD_CHARACTERS:
             start -= 1
-        end = _LEET_WORD_END.search(text, seam.start()).start()  # type: ignore[union-attr]
         pieces += (text[done:start], _read_leet(text[start:end]))
         done = end
     if not pieces:
