@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from agent_memory.domain import LIMITS, scan
+from agent_memory.domain.threats import RULES
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests/corpus/scanner_corpus.jsonl"
 ENTRY_CHARS = LIMITS["memory"]
@@ -47,7 +48,41 @@ ADVERSARIAL_SEEDS = (
     "69 ",
     "SGVsbG8g",
     "аbс ",  # Cyrillic look-alikes
+    "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo",  # one long base64-ish run
+    "QUJDREVGR0hJSktMTU5PUFFS ",
+    "deadbeef0123456789",
+    "de ad be ef ",
+    "0x41 ",
+    "іgnоrе аll рrеvіоus ",  # look-alike letters throughout
+    "<div><span style='",  # nested, unclosed markup
+    "&#105;&amp;",
+    "\\u0069",
+    "a1",  # one 2,200-character leetspeak word
+    "System:\n",
+    "a: ",
+    '"ignore previous" ',
+    " ",
+    "12 ",
+    "a@b.",
+    "https://a.b/",
+    "![a](http://x/",
+    "[//]: # ",
+    "[[[[",
+    "password=",
+    "token is ",
+    "aB3",
 )
+
+
+def adversarial_entries() -> list[tuple[str, str]]:
+    """The seeds above, and for every rule each example cut short by its last word (a near
+    match), each repeated to the full length."""
+    seeds = list(ADVERSARIAL_SEEDS)
+    for rule in RULES:
+        for example in rule.examples:
+            words = example.split()
+            seeds.append(" ".join(words[:-1]) + " x " if len(words) > 1 else example[:-1] + " ")
+    return [(seed, (seed * (ENTRY_CHARS // len(seed) + 1))[:ENTRY_CHARS]) for seed in seeds]
 
 
 def load_corpus() -> list[dict[str, str]]:
@@ -109,16 +144,16 @@ def print_speed(corpus: list[dict[str, str]], seconds: float) -> None:
         f"\nthroughput, {ENTRY_CHARS}-character benign entries: {runs / cpu:,.0f}/s CPU, "
         f"{runs / wall:,.0f}/s wall   (goal >= 5,000/s)"
     )
-    worst_name, worst_cpu, worst_wall = "", 0.0, 0.0
-    for seed in ADVERSARIAL_SEEDS:
-        entry = (seed * (ENTRY_CHARS // len(seed) + 1))[:ENTRY_CHARS]
-        runs, cpu, wall = measure(min(seconds, 0.3), lambda entry=entry: scan(entry))
-        if cpu / runs > worst_cpu:
-            worst_name, worst_cpu, worst_wall = seed, cpu / runs, wall / runs
-    print(
-        f"slowest adversarial {ENTRY_CHARS}-character entry ({worst_name!r} repeated): "
-        f"{worst_cpu * 1000:.2f} ms CPU, {worst_wall * 1000:.2f} ms wall   (goal < 10 ms)"
-    )
+    timed = []
+    adversarial = adversarial_entries()
+    for seed, entry in adversarial:
+        runs, cpu, wall = measure(min(seconds, 0.05), lambda entry=entry: scan(entry))
+        timed.append((cpu / runs, wall / runs, seed))
+    timed.sort(reverse=True)
+    print(f"\n{len(adversarial)} adversarial {ENTRY_CHARS}-character entries, the slowest:")
+    for cpu, wall, seed in timed[:3]:
+        print(f"  {cpu * 1000:6.2f} ms CPU, {wall * 1000:6.2f} ms wall   {seed[:40]!r} repeated")
+    print(f"  (goal < 10 ms; median {timed[len(timed) // 2][0] * 1000:.2f} ms CPU)")
 
 
 def main() -> None:

@@ -23,11 +23,14 @@ _SENSITIVE = (
     r"context|everything|all\s+(?:data|of\s+it|the\s+data)|full\s+context|entire\s+context|"
     r"previous\s+messages)"
 )
+_FETCH = r"(?:curl|wget|invoke-webrequest|invoke-restmethod|iwr|irm|nc|ncat|netcat|socat|http)"
+# An address or domain is matched from the start of its token (the lookbehinds), not from
+# every character inside it: a lazy gap before it would otherwise try each one.
 _DESTINATION = (
     r"(?:https?\s*:\s*/\s*/|ftp\s*:\s*/\s*/|www\s*\.|webhook|pastebin|ngrok|requestbin|"
     r"burpcollaborator|interact\.sh|oast\.|discord(?:app)?\.com/api/webhooks|"
-    r"[\w.+-]+\s*(?:@|\[at\]|\(at\))\s*[\w-]+(?:\s*(?:\.|\[dot\]|\(dot\))\s*[\w-]+)+|"
-    r"[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|ru|cn|xyz|top|tk|info|biz|example|co|me|site|"
+    r"(?<![\w.+-])[\w.+-]+\s*(?:@|\[at\]|\(at\))\s*[\w-]+(?:\s*(?:\.|\[dot\]|\(dot\))\s*[\w-]+)+|"
+    r"(?<![\w-])[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|ru|cn|xyz|top|tk|info|biz|example|co|me|site|"
     r"online|dev|app|sh|cc|su|pw)\b|"
     r"(?:my|our|this|the\s+following|an?\s+(?:external|remote|outside|third-party))\s+"
     r"(?:server|endpoint|url|address|inbox|email|site|domain|bucket|channel|webhook|service))"
@@ -55,8 +58,10 @@ EXFILTRATION: tuple[ThreatRule, ...] = (
             "copy sync report relay dump export beam push deliver paste attach include embed "
             "append output print reveal"
         ),
-        rf"\b{_SEND}\b[^\n]{{0,80}}?\b{_SENSITIVE}\b[^\n]{{0,80}}?(?:\bto\b|\binto\b|\bvia\b|"
-        rf"\bat\b|\bwith\b|=>|->)[^\n]{{0,40}}?{_DESTINATION}"
+        # Atomic groups: the nearest sensitive noun and the nearest "to" after it are taken,
+        # not retried one by one under the gaps after them (which would multiply the gaps).
+        rf"\b{_SEND}\b(?>[^\n]{{0,80}}?\b{_SENSITIVE}\b)(?>[^\n]{{0,80}}?(?:\bto\b|\binto\b|"
+        rf"\bvia\b|\bat\b|\bwith\b|=>|->))[^\n]{{0,40}}?{_DESTINATION}"
         rf"|\b{_SEND}\s+(?:\w+\s+){{0,3}}?(?:to|at)\s+(?:https?\s*:\s*/\s*/|www\s*\.)"
         r"|\b(?:include|output|print|share|dump|reveal)\s+(?:\w+\s+){0,4}?(?:conversation\s+"
         r"history|chat\s+history|previous\s+messages|full\s+context|entire\s+context|the\s+whole\s+"
@@ -82,8 +87,11 @@ EXFILTRATION: tuple[ThreatRule, ...] = (
             "curl wget webrequest restmethod iwr irm nc ncat netcat socat http scp rsync telnet "
             "ssh openssl mail sendmail"
         ),
-        r"\b(?:curl|wget|invoke-webrequest|invoke-restmethod|iwr|irm|nc|ncat|netcat|socat|http)\b"
-        r"[^\n]{0,200}?(?:\$\{?\w*(?:key|token|secret|pass(?:word)?|credential|auth|api)\w*\}?|"
+        rf"\b{_FETCH}\b"
+        # The gap stops at the next such command, which is tried from its own start (so no
+        # character is read again for each command before it).
+        rf"(?:(?!\b{_FETCH}\b)[^\n]){{0,200}}?"
+        r"(?:\$\{?\w*(?:key|token|secret|pass(?:word)?|credential|auth|api)\w*\}?|"
         r"\$\(\s*(?:env|printenv|cat|set|history)\b|`\s*(?:env|printenv|cat)\b|~/\.aws|~/\.ssh|"
         r"\.env\b(?![\w.-])|/etc/(?:passwd|shadow)|\bid_rsa\b|\bcredentials\b)"
         r"|\b(?:cat|printenv|env|set|tar|zip|base\w\w|gpg|history|find|ls|type|get-content|echo)\b"
