@@ -240,6 +240,3 @@ def _looks_random(token: str) -> bool:
     counts = Counter(token)
     entropy = -sum(n / len(token) * math.log2(n / len(token)) for n in counts.values())
     return entropy >= _MIN_TOKEN_ENTROPY_BITS
-
-
-

@@ -13,6 +13,7 @@ from enum import Enum
 from re import _compiler as sre_compile  # type: ignore[attr-defined]
 from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
+from typing import Any
 
 __all__ = [
     "LINE_START",
@@ -36,7 +37,7 @@ _MAX_SUBSTRINGS = 24
 _MIN_SUBSTRING = 3
 _ASCII_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
-Item = tuple[object, object]  # (opcode, argument), as re._parser builds them
+Item = tuple[Any, Any]  # (opcode, argument), as re._parser builds them (untyped)
 
 
 class Start(Enum):
@@ -54,7 +55,7 @@ class Prefix:
     word_end: bool  # the pattern puts a \b or a space right after the text
 
 
-def parse(source: str, flags: int) -> tuple[list[Item], object]:
+def parse(source: str, flags: int) -> tuple[list[Item], Any]:
     """The items of ``source`` and the parser state (its groups), ignoring case folding."""
     tree = sre_parse.parse(source, flags & ~sre.SRE_FLAG_IGNORECASE)
     return tree.data, tree.state
@@ -64,7 +65,7 @@ def alternatives(items: list[Item]) -> list[list[Item]]:
     """The top-level alternatives of a pattern, looking inside a group around it all and
     through zero-width items the parser factored out of every alternative (``\\b``)."""
     while len(items) == 1 and items[0][0] is sre.SUBPATTERN:
-        _, add_flags, del_flags, inner = items[0][1]  # type: ignore[misc]
+        _, add_flags, del_flags, inner = items[0][1]
         if add_flags or del_flags:
             break
         items = inner.data
@@ -72,7 +73,7 @@ def alternatives(items: list[Item]) -> list[list[Item]]:
     while leading < len(items) and items[leading][0] in _ZERO_WIDTH:
         leading += 1
     if leading == len(items) - 1 and items[leading][0] is sre.BRANCH:
-        _, branches = items[leading][1]  # type: ignore[misc]
+        _, branches = items[leading][1]
         return [
             alternative
             for branch in branches
@@ -97,7 +98,7 @@ def is_word_char(char: str) -> bool:
     return char.isalnum() or char == "_"
 
 
-def _start(items: list[Item], state: object) -> Start:
+def _start(items: list[Item], state: Any) -> Start:
     """What the zero-width items at the start of an alternative assert."""
     for item in items:
         op, value = item
@@ -105,12 +106,12 @@ def _start(items: list[Item], state: object) -> Start:
             break
         if item == (sre.AT, sre.AT_BOUNDARY):
             return Start.WORD
-        if op is sre.ASSERT_NOT and value[0] == -1 and _rejects_after_letters(item, state):  # type: ignore[index]
+        if op is sre.ASSERT_NOT and value[0] == -1 and _rejects_after_letters(item, state):
             return Start.LETTER
     return Start.ANYWHERE
 
 
-def _rejects_after_letters(item: Item, state: object) -> bool:
+def _rejects_after_letters(item: Item, state: Any) -> bool:
     """Does this lookbehind fail after every ASCII letter (and hold at the text's start)?"""
     check = sre_compile.compile(sre_parse.SubPattern(state, [item]))
     return check.match("x", 0) is not None and all(
@@ -118,9 +119,7 @@ def _rejects_after_letters(item: Item, state: object) -> bool:
     )
 
 
-def alternative_prefixes(
-    items: list[Item], state: object, multiline: bool
-) -> set[Prefix] | None:
+def alternative_prefixes(items: list[Item], state: Any, multiline: bool) -> set[Prefix] | None:
     starts_line = bool(items) and items[0] in (
         (sre.AT, sre.AT_BEGINNING),
         (sre.AT, sre.AT_BEGINNING_STRING),
@@ -164,21 +163,21 @@ def _sequence(items: list[Item], texts: _Texts) -> _Step | None:
     return texts, closed
 
 
-def _item(op: object, value: object, texts: _Texts) -> _Step | None:
+def _item(op: Any, value: Any, texts: _Texts) -> _Step | None:
     if op is sre.LITERAL:
-        return {text + chr(value): False for text in texts}, {}  # type: ignore[call-overload]
+        return {text + chr(value): False for text in texts}, {}
     if op is sre.IN:
-        characters = _class_characters(value)  # type: ignore[arg-type]
+        characters = _class_characters(value)
         if characters is None:
             ends_word = value == [(sre.CATEGORY, sre.CATEGORY_SPACE)]
             return {}, {text: flag or ends_word for text, flag in texts.items()}
         return {text + char: False for text in texts for char in characters}, {}
     if op is sre.SUBPATTERN:
-        return _sequence(value[3].data, texts)  # type: ignore[index]
+        return _sequence(value[3].data, texts)
     if op is sre.BRANCH:
         grown: _Texts = {}
         ended: _Texts = {}
-        for branch in value[1]:  # type: ignore[index]
+        for branch in value[1]:
             step = _sequence(branch.data, texts)
             if step is None:
                 return None
@@ -186,7 +185,7 @@ def _item(op: object, value: object, texts: _Texts) -> _Step | None:
             ended.update(step[1])
         return grown, ended
     if op in (sre.MAX_REPEAT, sre.MIN_REPEAT):
-        low, high, body = value  # type: ignore[misc]
+        low, high, body = value
         if low == 0 and high == 1:  # optional: with it or without it
             step = _sequence(body.data, texts)
             return None if step is None else ({**texts, **step[0]}, step[1])
@@ -199,7 +198,7 @@ def _item(op: object, value: object, texts: _Texts) -> _Step | None:
 def _class_characters(items: list[Item]) -> list[str] | None:
     if len(items) > _SMALL_CLASS or any(op is not sre.LITERAL for op, _ in items):
         return None
-    return [chr(code) for _, code in items]  # type: ignore[arg-type]
+    return [chr(code) for _, code in items]
 
 
 def required_words(items: list[Item]) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
@@ -222,7 +221,9 @@ def required_words(items: list[Item]) -> tuple[tuple[frozenset[str], frozenset[s
         bounded = _ends_letters(flat[index - 1])
         words = {text: _whole_word(text, end) if bounded else None for text, end in texts.items()}
         substrings = frozenset(text for text, word in words.items() if word is None)
-        if len(substrings) <= _MAX_SUBSTRINGS and all(len(text) >= _MIN_SUBSTRING for text in substrings):
+        if len(substrings) <= _MAX_SUBSTRINGS and all(
+            len(text) >= _MIN_SUBSTRING for text in substrings
+        ):
             whole = frozenset(word for word in words.values() if word is not None)
             groups.append((whole, substrings))
     return tuple(groups)
@@ -232,8 +233,8 @@ def _flatten(items: list[Item]) -> list[Item]:
     """The items with every group's items in its place (a group is matched in sequence)."""
     flat: list[Item] = []
     for op, value in items:
-        if op is sre.SUBPATTERN and not value[1] and not value[2]:  # type: ignore[index]
-            flat += _flatten(value[3].data)  # type: ignore[index]
+        if op is sre.SUBPATTERN and not value[1] and not value[2]:
+            flat += _flatten(value[3].data)
         else:
             flat.append((op, value))
     return flat
@@ -253,10 +254,10 @@ def _ends_letters(item: Item) -> bool:
     if item == (sre.AT, sre.AT_BOUNDARY):
         return True
     if op is sre.LITERAL:
-        return not is_ascii_letter(chr(value))  # type: ignore[call-overload]
+        return not is_ascii_letter(chr(value))
     if op is sre.IN:
-        return value == [(sre.CATEGORY, sre.CATEGORY_SPACE)]
+        return bool(value == [(sre.CATEGORY, sre.CATEGORY_SPACE)])
     if op in (sre.MAX_REPEAT, sre.MIN_REPEAT):
-        low, _, body = value  # type: ignore[misc]
-        return low >= 1 and len(body.data) == 1 and _ends_letters(body.data[0])
+        low, _, body = value
+        return bool(low >= 1) and len(body.data) == 1 and _ends_letters(body.data[0])
     return False

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 from agent_memory.domain.pattern_reading import (
     LINE_START,
@@ -41,7 +42,7 @@ _NEWLINE = re.compile(r"\n")
 # to it (U+0130 would even become two characters, shifting every later offset).
 _LOWER_AS_IGNORECASE = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"))
 
-Positions = dict[re.Pattern[str] | None, list[int]]
+Positions = dict[str | None, list[int]]
 
 
 def lower_keeping_offsets(text: str) -> str:
@@ -62,7 +63,13 @@ class Anchor:
 
     text: str
     word: bytes | None
-    finder: re.Pattern[str] | None
+    source: str | None  # of the finder; None for LINE_START
+
+    @cached_property
+    def finder(self) -> re.Pattern[str] | None:
+        """Compiled on first use: most anchors of most rules are never searched for in one
+        process, and a thousand compilations would lengthen every cold start."""
+        return None if self.source is None else re.compile(self.source)
 
 
 @dataclass(frozen=True)
@@ -92,7 +99,7 @@ class _Alternative:
     def anchors(self, text: str, words: frozenset[bytes] | None) -> list[Anchor]:
         """The anchors that can occur in ``text`` (a substring test before any search: it
         costs less than a search that finds nothing)."""
-        found = [anchor for anchor in self.others if anchor.finder is None or anchor.text in text]
+        found = [anchor for anchor in self.others if anchor.source is None or anchor.text in text]
         if words is None:
             found += [a for group in self.by_word.values() for a in group if a.text in text]
         else:
@@ -112,14 +119,21 @@ class RuleAnchors:
         return tuple(
             anchor
             for alternative in self.alternatives
-            for anchor in (*(a for group in alternative.by_word.values() for a in group), *alternative.others)
+            for anchor in (
+                *(a for group in alternative.by_word.values() for a in group),
+                *alternative.others,
+            )
         )
 
     def candidates(self, text: str, words: frozenset[bytes] | None, cache: Positions) -> list[int]:
         """The positions of ``text`` where a match can start, in order. ``words``: the
         text's ASCII letter runs, when known; ``cache`` keeps the positions found for the
         other rules of the same scan."""
-        anchors = [anchor for alternative in self.alternatives for anchor in alternative.anchors(text, words)]
+        anchors = [
+            anchor
+            for alternative in self.alternatives
+            for anchor in alternative.anchors(text, words)
+        ]
         if not anchors:
             return []
         if len(anchors) == 1:
@@ -130,7 +144,9 @@ class RuleAnchors:
         return sorted(positions)
 
 
-def _holds(text: str, words: frozenset[bytes] | None, group: tuple[frozenset[bytes], tuple[str, ...]]) -> bool:
+def _holds(
+    text: str, words: frozenset[bytes] | None, group: tuple[frozenset[bytes], tuple[str, ...]]
+) -> bool:
     whole, substrings = group
     if words is not None and not whole.isdisjoint(words):
         return True
@@ -140,13 +156,14 @@ def _holds(text: str, words: frozenset[bytes] | None, group: tuple[frozenset[byt
 
 
 def _cached_positions(anchor: Anchor, text: str, cache: Positions) -> list[int]:
-    found = cache.get(anchor.finder)
+    found = cache.get(anchor.source)
     if found is None:
-        if anchor.finder is None:  # LINE_START
+        finder = anchor.finder
+        if finder is None:  # LINE_START
             found = [0, *(match.end() for match in _NEWLINE.finditer(text))]
         else:
-            found = [match.start() for match in anchor.finder.finditer(text)]
-        cache[anchor.finder] = found
+            found = [match.start() for match in finder.finditer(text)]
+        cache[anchor.source] = found
     return found
 
 
@@ -175,7 +192,9 @@ def anchors_of(pattern: re.Pattern[str]) -> RuleAnchors | None:
             )
             for whole, substrings in required_words(alternative)
         )
-        ordered = sorted(prefixes, key=lambda prefix: (prefix.text, prefix.start.value, prefix.word_end))
+        ordered = sorted(
+            prefixes, key=lambda prefix: (prefix.text, prefix.start.value, prefix.word_end)
+        )
         found.append(_Alternative.of(required, (_anchor(prefix) for prefix in ordered)))
     return RuleAnchors(tuple(found))
 
@@ -203,4 +222,4 @@ def _anchor(prefix: Prefix) -> Anchor:
         whole = not is_ascii_letter(text[end]) if end < len(text) else prefix.word_end
         if whole:
             word = leading.encode()
-    return Anchor(text, word, re.compile(source))
+    return Anchor(text, word, source)

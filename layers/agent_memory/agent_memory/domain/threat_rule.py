@@ -44,7 +44,7 @@ class ScanViews:
     long_words: str  # the whitespace-separated words of 16 or more characters, joined
 
     # Anchor positions found so far (per text searched), shared by the rules of one scan.
-    anchor_positions: dict[str, dict[re.Pattern[str] | None, list[int]]] = field(
+    anchor_positions: dict[str, dict[str | None, list[int]]] = field(
         default_factory=dict, compare=False, repr=False
     )
 
@@ -140,10 +140,12 @@ class ThreatRule:
     counterexamples: tuple[str, ...]
     # A second look at each match, for what a pattern cannot judge (is this value a secret?).
     confirm: Callable[[re.Match[str]], bool] | None = None
-    anchors: RuleAnchors | None = field(init=False, compare=False, repr=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "anchors", anchors_of(self.pattern))
+    @cached_property
+    def anchors(self) -> RuleAnchors | None:
+        """Where this rule's matches can start (``rule_anchors``); read from the pattern on
+        first use, so that importing the rules stays cheap for a cold start."""
+        return anchors_of(self.pattern)
 
     def matches(self, views: ScanViews) -> bool:
         if not self.triggers.present(views):
