@@ -23,14 +23,16 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from agent_memory.models.base import ModelProvider
-from agent_memory.models.bedrock import BedrockConverseModel
-from agent_memory.models.bedrock_clients import BedrockClients
 from agent_memory.models.exceptions import ModelConfigurationError
-from agent_memory.models.openai import OpenAICompatibleModel
-from agent_memory.models.rules import RulesModel
 
 if TYPE_CHECKING:
     from mypy_boto3_bedrock_runtime import BedrockRuntimeClient
+
+    from agent_memory.models.bedrock_clients import BedrockClients
+
+# Each provider's module is imported when a model of it is built: a function loads the one
+# provider it is configured for (the OpenAI-compatible one needs no boto3 client, Bedrock no
+# HTTP transport of ours).
 
 PROVIDERS = ("rules", "bedrock", "openai")
 DEFAULT_TIMEOUT_SECONDS = 25.0
@@ -109,6 +111,8 @@ def build_model(
     """The primary model of ``provider``; ``bedrock_client`` overrides the shared client."""
     provider = _checked(provider)
     if provider == "rules":
+        from agent_memory.models.rules import RulesModel
+
         return RulesModel()
     if provider == "bedrock":
         model_id = _required(settings.model_id, "MODEL_ID", provider)
@@ -130,6 +134,8 @@ def build_fallback_model(
     if fallback_id is None:
         return None
     if provider == "rules":
+        from agent_memory.models.rules import RulesModel
+
         return RulesModel(name="rules-fallback", simulate=False)
     if provider == "bedrock":
         return _bedrock(settings, fallback_id, bedrock_client, name="bedrock-fallback")
@@ -139,6 +145,8 @@ def build_fallback_model(
 
 def bedrock_clients(settings: ModelSettings) -> BedrockClients | BedrockRuntimeClient:
     """The container's shared ``bedrock-runtime`` clients, built once behind a lock."""
+    from agent_memory.models.bedrock_clients import BedrockClients
+
     key = (settings.aws_region, settings.timeout_seconds)
     with _clients_lock:
         clients = _bedrock_clients.get(key)
@@ -157,6 +165,8 @@ def _bedrock(
     *,
     name: str,
 ) -> ModelProvider:
+    from agent_memory.models.bedrock import BedrockConverseModel
+
     return BedrockConverseModel(
         client or bedrock_clients(settings),
         model_id,
@@ -168,6 +178,8 @@ def _bedrock(
 
 
 def _openai(settings: ModelSettings, base_url: str, model: str, *, name: str) -> ModelProvider:
+    from agent_memory.models.openai import OpenAICompatibleModel
+
     try:
         return OpenAICompatibleModel(
             base_url,

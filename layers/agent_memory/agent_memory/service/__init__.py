@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         reset_services,
         user_control_service,
     )
+    from agent_memory.service.documents import documents_response
     from agent_memory.service.exceptions import (
         ClientDisconnectedError,
         ConfigurationError,
@@ -30,13 +31,7 @@ if TYPE_CHECKING:
         TurnFailedError,
     )
     from agent_memory.service.memory import MemoryService
-    from agent_memory.service.requests import (
-        chat_response,
-        documents_response,
-        parse_turn_id,
-        run_chat_turn,
-        turn_id_from_header,
-    )
+    from agent_memory.service.requests import chat_response, run_chat_turn
     from agent_memory.service.settings import TurnSettings
     from agent_memory.service.streaming import (
         ConnectionFence,
@@ -45,6 +40,7 @@ if TYPE_CHECKING:
         refuse_unknown_action,
         stream_chat_turn,
     )
+    from agent_memory.service.turn_ids import parse_turn_id, turn_id_from_header
     from agent_memory.service.user_control import HistoryPage, UserControlService
 
 _EXPORTS: dict[str, str] = {
@@ -69,16 +65,16 @@ _EXPORTS: dict[str, str] = {
     "cancel_streamed_turn": "agent_memory.service.streaming",
     "chat_service": "agent_memory.service.composition",
     "connection_fence": "agent_memory.service.composition",
-    "documents_response": "agent_memory.service.requests",
+    "documents_response": "agent_memory.service.documents",
     "eval_service": "agent_memory.service.composition",
     "ledger_cleanup": "agent_memory.service.composition",
     "memory_service": "agent_memory.service.composition",
-    "parse_turn_id": "agent_memory.service.requests",
+    "parse_turn_id": "agent_memory.service.turn_ids",
     "refuse_unknown_action": "agent_memory.service.streaming",
     "reset_services": "agent_memory.service.composition",
     "run_chat_turn": "agent_memory.service.requests",
     "stream_chat_turn": "agent_memory.service.streaming",
-    "turn_id_from_header": "agent_memory.service.requests",
+    "turn_id_from_header": "agent_memory.service.turn_ids",
     "user_control_service": "agent_memory.service.composition",
 }
 

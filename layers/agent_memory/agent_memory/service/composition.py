@@ -10,20 +10,23 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from agent_memory.repository import LedgerRepository, MemoryRepository, reset_clients
+from agent_memory.repository.clients import reset_clients
+from agent_memory.repository.ledger_repository import LedgerRepository
 from agent_memory.service.cleanup import LedgerCleanup
 from agent_memory.service.memory_flag import memory_enabled
 from agent_memory.service.settings import TurnSettings, wall_clock_ms
 
 if TYPE_CHECKING:
     from agent_memory.domain import BatchReview
+    from agent_memory.repository.memory_repository import MemoryRepository
     from agent_memory.service.chat import ChatService
     from agent_memory.service.memory import MemoryService
     from agent_memory.service.streaming import ConnectionFence
     from agent_memory.service.user_control import UserControlService
 
-# The chat and memory services (agent loop, models, tool schema) are imported inside their
-# builders: the cleanup function never loads them, which keeps its cold start small.
+# The chat and memory services (agent loop, models, tool schema) and the memory documents'
+# repository (with it the domain) are imported inside their builders: the cleanup function
+# never loads them, which keeps its cold start small.
 
 T = TypeVar("T")
 
@@ -42,15 +45,21 @@ def _singleton(name: str, build: Callable[[], T]) -> T:
     return service  # type: ignore[return-value]
 
 
+def _memory_repository() -> MemoryRepository:
+    from agent_memory.repository.memory_repository import MemoryRepository
+
+    return MemoryRepository.from_env()
+
+
 def _build_chat(*, with_memory: bool) -> ChatService:
-    from agent_memory.models import ModelSettings, build_fallback_model, build_model
+    from agent_memory.models.factory import ModelSettings, build_fallback_model, build_model
     from agent_memory.service.chat import ChatService
 
     model_settings = ModelSettings.from_env()
     return ChatService(
         model=build_model(model_settings.provider, model_settings),
         fallback=build_fallback_model(model_settings.provider, model_settings),
-        memory_repository=MemoryRepository.from_env() if with_memory else None,
+        memory_repository=_memory_repository() if with_memory else None,
         ledger_repository=LedgerRepository.from_env() if with_memory else None,
         memory_enabled=memory_enabled if with_memory else (lambda: False),
         settings=TurnSettings.from_env(),
@@ -74,7 +83,7 @@ def memory_service() -> MemoryService:
     return _singleton(
         "memory",
         lambda: MemoryService(
-            memory_repository=MemoryRepository.from_env(),
+            memory_repository=_memory_repository(),
             ledger_repository=LedgerRepository.from_env(),
             memory_enabled=memory_enabled,
             settings=TurnSettings.from_env(),
@@ -90,7 +99,7 @@ def user_control_service() -> UserControlService:
     return _singleton(
         "user_control",
         lambda: UserControlService(
-            memory_repository=MemoryRepository.from_env(),
+            memory_repository=_memory_repository(),
             ledger_repository=LedgerRepository.from_env(),
             memory_enabled=memory_enabled,
             settings=TurnSettings.from_env(),
