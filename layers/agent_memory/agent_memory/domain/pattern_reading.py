@@ -17,22 +17,30 @@ from typing import Any
 
 __all__ = [
     "LINE_START",
+    "MAYBE_SPACES",
+    "SPACES",
     "Item",
     "Prefix",
     "Start",
     "alternative_prefixes",
     "alternatives",
+    "head",
     "is_ascii_letter",
     "is_word_char",
     "leading_word",
     "parse",
     "required_words",
+    "whole_word_follows",
 ]
 
 LINE_START = "^"  # the prefix of an alternative that starts with a line
+# In a prefix's text: where the pattern has \s or \s+ (one or more spaces), and \s*.
+SPACES = "\x00"
+MAYBE_SPACES = "\x01"
 _MAX_PREFIXES = 400
 _ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
 _SMALL_CLASS = 6  # a class of at most this many literal characters is spelled out
+_SPACE_CLASS = [(sre.IN, [(sre.CATEGORY, sre.CATEGORY_SPACE)])]
 _MAX_SUBSTRINGS = 24
 _MIN_SUBSTRING = 3
 _ASCII_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -131,7 +139,7 @@ def alternative_prefixes(items: list[Item], state: Any, multiline: bool) -> set[
     if found is None:
         return None
     texts = {**found[0], **found[1]}
-    if "" in texts:
+    if any(not head(text) for text in texts):
         return None
     return {Prefix(text, start, word_end) for text, word_end in texts.items()}
 
@@ -152,12 +160,13 @@ def _sequence(items: list[Item], texts: _Texts) -> _Step | None:
                 texts = dict.fromkeys(texts, True)
             continue
         step = _item(op, value, texts)
-        if step is None:
-            return None
+        if step is not None and len(step[0]) + len(step[1]) + len(closed) > _MAX_PREFIXES:
+            step = {}, _heads({**step[0], **step[1]})  # too many ways on: keep their heads
+        if step is None or len(step[1]) + len(closed) > _MAX_PREFIXES:
+            closed.update(texts)  # the texts so far are prefixes too
+            return {}, closed
         texts, ended = step
         closed.update(ended)
-        if len(texts) + len(closed) > _MAX_PREFIXES:
-            return None
         if not texts:
             break
     return texts, closed
@@ -167,6 +176,8 @@ def _item(op: Any, value: Any, texts: _Texts) -> _Step | None:
     if op is sre.LITERAL:
         return {text + chr(value): False for text in texts}, {}
     if op is sre.IN:
+        if value == _SPACE_CLASS[0][1]:
+            return {text + SPACES: True for text in texts}, {}
         characters = _class_characters(value)
         if characters is None:
             ends_word = value == [(sre.CATEGORY, sre.CATEGORY_SPACE)]
@@ -186,6 +197,9 @@ def _item(op: Any, value: Any, texts: _Texts) -> _Step | None:
         return grown, ended
     if op in (sre.MAX_REPEAT, sre.MIN_REPEAT):
         low, high, body = value
+        if body.data == _SPACE_CLASS:  # spaces: a mark in the text, read by the finder
+            mark = SPACES if low >= 1 else MAYBE_SPACES
+            return {text + mark: flag or low >= 1 for text, flag in texts.items()}, {}
         if low == 0 and high == 1:  # optional: with it or without it
             step = _sequence(body.data, texts)
             return None if step is None else ({**texts, **step[0]}, step[1])
@@ -220,7 +234,7 @@ def required_words(items: list[Item]) -> tuple[tuple[frozenset[str], frozenset[s
             continue
         bounded = _ends_letters(flat[index - 1])
         words = {text: _whole_word(text, end) if bounded else None for text, end in texts.items()}
-        substrings = frozenset(text for text, word in words.items() if word is None)
+        substrings = frozenset(head(text) for text, word in words.items() if word is None)
         if len(substrings) <= _MAX_SUBSTRINGS and all(
             len(text) >= _MIN_SUBSTRING for text in substrings
         ):
@@ -240,12 +254,34 @@ def _flatten(items: list[Item]) -> list[Item]:
     return flat
 
 
+def _heads(texts: _Texts) -> _Texts:
+    """The texts cut at their first space mark (a space follows each cut one)."""
+    cut: _Texts = {}
+    for text, word_end in texts.items():
+        start = head(text)
+        cut[start] = cut.get(start, False) or word_end or start != text
+    return cut
+
+
+def head(text: str) -> str:
+    """A prefix's text up to its first space mark: plain literal text."""
+    for index, char in enumerate(text):
+        if char in (SPACES, MAYBE_SPACES):
+            return text[:index]
+    return text
+
+
+def whole_word_follows(text: str, word: str, word_end: bool) -> bool:
+    """Is ``word`` (the letters ``text`` starts with) followed by a non-letter?"""
+    if len(word) == len(text):
+        return word_end
+    after = text[len(word)]
+    return after != MAYBE_SPACES and not is_ascii_letter(after)
+
+
 def _whole_word(text: str, word_end: bool) -> str | None:
     word = leading_word(text)
-    if not word:
-        return None
-    whole = not is_ascii_letter(text[len(word)]) if len(word) < len(text) else word_end
-    return word if whole else None
+    return word if word and whole_word_follows(text, word, word_end) else None
 
 
 def _ends_letters(item: Item) -> bool:

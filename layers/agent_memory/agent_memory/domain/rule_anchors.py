@@ -24,15 +24,18 @@ from functools import cached_property
 
 from agent_memory.domain.pattern_reading import (
     LINE_START,
+    MAYBE_SPACES,
+    SPACES,
     Prefix,
     Start,
     alternative_prefixes,
     alternatives,
-    is_ascii_letter,
+    head,
     is_word_char,
     leading_word,
     parse,
     required_words,
+    whole_word_follows,
 )
 
 __all__ = ["Anchor", "RuleAnchors", "anchors_of", "lower_keeping_offsets"]
@@ -192,34 +195,58 @@ def anchors_of(pattern: re.Pattern[str]) -> RuleAnchors | None:
             )
             for whole, substrings in required_words(alternative)
         )
-        ordered = sorted(
-            prefixes, key=lambda prefix: (prefix.text, prefix.start.value, prefix.word_end)
-        )
-        found.append(_Alternative.of(required, (_anchor(prefix) for prefix in ordered)))
+        found.append(_Alternative.of(required, _anchors(prefixes)))
     return RuleAnchors(tuple(found))
 
 
-def _anchor(prefix: Prefix) -> Anchor:
-    if prefix.text == LINE_START:
+def _anchors(prefixes: Iterable[Prefix]) -> list[Anchor]:
+    """One anchor per literal head (the text before a space mark), its finder reading what
+    may follow the head as well, so that the engine, not Python, rejects most hits."""
+    groups: dict[tuple[str, Start], list[Prefix]] = {}
+    for prefix in prefixes:
+        groups.setdefault((head(prefix.text), prefix.start), []).append(prefix)
+    return [
+        _anchor(text, start, members)
+        for (text, start), members in sorted(groups.items(), key=_by_head)
+    ]
+
+
+def _by_head(group: tuple[tuple[str, Start], list[Prefix]]) -> tuple[str, str]:
+    (text, start), _ = group
+    return text, start.value
+
+
+def _anchor(text: str, start: Start, members: list[Prefix]) -> Anchor:
+    if text == LINE_START:
         return Anchor(LINE_START, None, None)
-    text = prefix.text
     source = re.escape(text)
     # The start condition goes after the literal, as a lookbehind over it, so that the
     # finder still begins with the literal and the engine scans for it at C speed.
-    bounded_before = prefix.start is Start.LETTER or (
-        prefix.start is Start.WORD and is_word_char(text[0])
-    )
-    if prefix.start is Start.WORD and is_word_char(text[0]):
+    bounded_before = start is Start.LETTER or (start is Start.WORD and is_word_char(text[0]))
+    if start is Start.WORD and is_word_char(text[0]):
         source += rf"(?<!\w{re.escape(text)})"
-    elif prefix.start is Start.LETTER:
+    elif start is Start.LETTER:
         source += rf"(?<![A-Za-z]{re.escape(text)})"
-    if prefix.word_end and is_word_char(text[-1]):
-        source += r"(?!\w)"
+    rests = {(prefix.text[len(text) :], prefix.word_end) for prefix in members}
+    if any(not rest for rest, _ in rests):  # the head alone is a prefix: nothing to read on
+        if all(word_end for rest, word_end in rests if not rest) and is_word_char(text[-1]):
+            source += r"(?!\w)"
+    else:
+        source += "(?:" + "|".join(sorted(_rest_source(rest, end) for rest, end in rests)) + ")"
     word = None
     leading = leading_word(text)
-    if bounded_before and leading:
-        end = len(leading)
-        whole = not is_ascii_letter(text[end]) if end < len(text) else prefix.word_end
-        if whole:
-            word = leading.encode()
+    whole = all(whole_word_follows(prefix.text, leading, prefix.word_end) for prefix in members)
+    if bounded_before and leading and whole:
+        word = leading.encode()
     return Anchor(text, word, source)
+
+
+def _rest_source(rest: str, word_end: bool) -> str:
+    """A regular expression for what follows an anchor's head: spaces and literal text."""
+    source = "".join(
+        r"\s+" if char == SPACES else r"\s*" if char == MAYBE_SPACES else re.escape(char)
+        for char in rest
+    )
+    if word_end and is_word_char(rest[-1]):
+        source += r"(?!\w)"
+    return source
