@@ -41,6 +41,7 @@ _MAX_PREFIXES = 400
 _ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
 _SMALL_CLASS = 6  # a class of at most this many literal characters is spelled out
 _SPACE_CLASS = [(sre.IN, [(sre.CATEGORY, sre.CATEGORY_SPACE)])]
+_MAX_SPACE_MARKS = 2
 _MAX_SUBSTRINGS = 24
 _MIN_SUBSTRING = 3
 _ASCII_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -177,7 +178,7 @@ def _item(op: Any, value: Any, texts: _Texts) -> _Step | None:
         return {text + chr(value): False for text in texts}, {}
     if op is sre.IN:
         if value == _SPACE_CLASS[0][1]:
-            return {text + SPACES: True for text in texts}, {}
+            return _spaces(texts, SPACES)
         characters = _class_characters(value)
         if characters is None:
             ends_word = value == [(sre.CATEGORY, sre.CATEGORY_SPACE)]
@@ -198,8 +199,7 @@ def _item(op: Any, value: Any, texts: _Texts) -> _Step | None:
     if op in (sre.MAX_REPEAT, sre.MIN_REPEAT):
         low, high, body = value
         if body.data == _SPACE_CLASS:  # spaces: a mark in the text, read by the finder
-            mark = SPACES if low >= 1 else MAYBE_SPACES
-            return {text + mark: flag or low >= 1 for text, flag in texts.items()}, {}
+            return _spaces(texts, SPACES if low >= 1 else MAYBE_SPACES)
         if low == 0 and high == 1:  # optional: with it or without it
             step = _sequence(body.data, texts)
             return None if step is None else ({**texts, **step[0]}, step[1])
@@ -207,6 +207,19 @@ def _item(op: Any, value: Any, texts: _Texts) -> _Step | None:
             step = _sequence(body.data, texts)
             return None if step is None else ({}, {**step[1], **step[0]})
     return {}, dict(texts)
+
+
+def _spaces(texts: _Texts, mark: str) -> _Step:
+    """Texts go on through spaces for a few words: enough for a finder to tell a rule's
+    phrase from a common word, few enough to keep reading the rules cheap."""
+    grown: _Texts = {}
+    ended: _Texts = {}
+    for text, word_end in texts.items():
+        if text.count(SPACES) + text.count(MAYBE_SPACES) >= _MAX_SPACE_MARKS:
+            ended[text] = word_end or mark == SPACES
+        else:
+            grown[text + mark] = word_end or mark == SPACES
+    return grown, ended
 
 
 def _class_characters(items: list[Item]) -> list[str] | None:

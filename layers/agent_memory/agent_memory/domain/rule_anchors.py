@@ -102,6 +102,10 @@ class _Alternative:
     def anchors(self, text: str, words: frozenset[bytes] | None) -> list[Anchor]:
         """The anchors that can occur in ``text`` (a substring test before any search: it
         costs less than a search that finds nothing)."""
+        if words is not None:
+            for whole, substrings in self.required:  # set lookups first: the cheapest test
+                if not substrings and whole.isdisjoint(words):
+                    return []
         found = [anchor for anchor in self.others if anchor.source is None or anchor.text in text]
         if words is None:
             found += [a for group in self.by_word.values() for a in group if a.text in text]
@@ -153,9 +157,9 @@ def _holds(
     whole, substrings = group
     if words is not None and not whole.isdisjoint(words):
         return True
-    if words is None and any(word.decode() in text for word in whole):
+    if words is None and any(map(text.__contains__, (word.decode() for word in whole))):
         return True
-    return any(substring in text for substring in substrings)
+    return any(map(text.__contains__, substrings))
 
 
 def _cached_positions(anchor: Anchor, text: str, cache: Positions) -> list[int]:

@@ -99,7 +99,7 @@ class _TriggerGroup:
         return (
             not self.words.isdisjoint(views.words)
             or (self.long_token and views.has_long_token)
-            or any(substring in views.skeleton for substring in self.substrings)
+            or any(map(views.skeleton.__contains__, self.substrings))
         )
 
 
