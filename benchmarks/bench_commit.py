@@ -27,7 +27,7 @@ from typing import Any
 
 from moto.server import ThreadedMotoServer
 
-from agent_memory.ledger import CancelFlag, MemoryOutcome, TurnLedger
+from agent_memory.ledger import CancelFlag, LedgerConfig, MemoryOutcome, TurnUnitOfWork
 from agent_memory.repository import (
     LedgerRepository,
     MemoryRepository,
@@ -93,14 +93,14 @@ def start_stack() -> tuple[ThreadedMotoServer, Stack]:
 
 def writing_turn(stack: Stack, user_id: str, fact: str) -> tuple[MemoryOutcome, float]:
     """One turn that adds one fact; returns the outcome and the commit latency (ms)."""
-    ledger = TurnLedger.begin(
+    ledger = TurnUnitOfWork.begin(
         user_id,
         str(uuid.uuid4()),
         now_ms() + TURN_DEADLINE_MS,
         memory_repo=stack.memory,
         ledger_repo=stack.ledger,
-        clock_ms=now_ms,
         cancel_flag=CancelFlag(),
+        config=LedgerConfig(clock_ms=now_ms),
     )
     ledger.call_tool({"operations": [{"target": "memory", "action": "add", "content": fact}]})
     started = time.perf_counter()
@@ -161,14 +161,14 @@ def run_scenario(
 def requests_per_turn(stack: Stack) -> tuple[dict[str, int], dict[str, int]]:
     counter = RequestCounter().attach(stack.client, stack.transaction_client)
     try:
-        read_only = TurnLedger.begin(
+        read_only = TurnUnitOfWork.begin(
             "bench-requests",
             str(uuid.uuid4()),
             now_ms() + TURN_DEADLINE_MS,
             memory_repo=stack.memory,
             ledger_repo=stack.ledger,
-            clock_ms=now_ms,
             cancel_flag=CancelFlag(),
+            config=LedgerConfig(clock_ms=now_ms),
         )
         read_only.commit()
         read_counts = counter.counts()

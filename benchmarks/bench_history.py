@@ -21,7 +21,7 @@ from typing import Any
 from moto import mock_aws
 
 from agent_memory.domain import LIMITS
-from agent_memory.ledger import CancelFlag, TurnLedger
+from agent_memory.ledger import CancelFlag, LedgerConfig, TurnUnitOfWork
 from agent_memory.repository import (
     LedgerRepository,
     MemoryRepository,
@@ -94,14 +94,14 @@ def build_stack() -> Stack:
 
 
 def chat_turn(stack: Stack, user: str, operations: list[dict[str, Any]]) -> Any:
-    ledger = TurnLedger.begin(
+    ledger = TurnUnitOfWork.begin(
         user,
         str(uuid.uuid4()),
         now_ms() + DEADLINE_MS,
         memory_repo=stack.memory,
         ledger_repo=stack.ledger,
-        clock_ms=now_ms,
         cancel_flag=CancelFlag(),
+        config=LedgerConfig(clock_ms=now_ms),
     )
     if operations:
         result = ledger.call_tool({"operations": operations})

@@ -3,7 +3,7 @@
 - naive (the seed's anti-pattern): the tool writes at once, per call: read the document,
   apply the operation, PutItem it back, unconditionally; no ledger, no condition;
 - ours: the turn's ledger stages the call and commits after the answer, in one conditional
-  TransactWriteItems, replaying on conflict (the code the chat handler runs: TurnLedger).
+  TransactWriteItems, replaying on conflict (the code the chat handler runs: TurnUnitOfWork).
 
 Each turn adds one unique fact; some turns fail after their tool call (the model errors
 out before the answer). Afterwards every user's documents are read back and two things
@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from agent_memory.domain import Operation, apply_operations, render_document
-from agent_memory.ledger import CancelFlag, TurnLedger
+from agent_memory.ledger import CHAT_OPEN_DELAY_MS, CancelFlag, LedgerConfig, TurnUnitOfWork
 from agent_memory.repository import (
     CURRENT_SCHEMA_VERSION,
     LedgerRepository,
@@ -46,7 +46,6 @@ from agent_memory.repository import (
     new_client,
     new_revision,
 )
-from agent_memory.service.settings import TurnSettings
 from agent_memory_tools.local.dynamodb import CREDENTIALS, REGION, LocalDynamoDB
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -224,17 +223,17 @@ class Writers:
     def ours(self, turn: Turn, load: Load) -> bool:
         """Stage in the turn's ledger, commit after the answer (what the chat turn does)."""
         self.breakdown.begin_turn()
-        ledger = TurnLedger.begin(
+        ledger = TurnUnitOfWork.begin(
             turn.user,
             str(uuid.uuid4()),
             now_ms() + TURN_DEADLINE_MS,
             memory_repo=self.memory,
             ledger_repo=self.ledger,
-            clock_ms=now_ms,
             cancel_flag=CancelFlag(),
-            sleep=self.breakdown.sleep,
             # What the chat service does: a short turn creates its ledger item in the commit.
-            open_delay_ms=TurnSettings().ledger_open_delay_ms,
+            config=LedgerConfig(
+                clock_ms=now_ms, sleep=self.breakdown.sleep, open_delay_ms=CHAT_OPEN_DELAY_MS
+            ),
         )
         self.think(load.think_before_s)
         ledger.call_tool(

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from handler_support import Api, new_turn_id
 
-from agent_memory.ledger import TurnLedger
+from agent_memory.ledger import TurnUnitOfWork
 
 
 def test_an_unexpected_error_after_a_staged_write_commits_nothing(
@@ -17,13 +17,13 @@ def test_an_unexpected_error_after_a_staged_write_commits_nothing(
 ) -> None:
     # GIVEN a stored fact and a tool that breaks unexpectedly right after it staged a write
     api.chat("remember: Kept.")
-    real_call = TurnLedger.call_tool
+    real_call = TurnUnitOfWork.call_tool
 
-    def staged_then_broken(self: TurnLedger, arguments: Any) -> Any:
+    def staged_then_broken(self: TurnUnitOfWork, arguments: Any) -> Any:
         real_call(self, arguments)
         raise RuntimeError("an unexpected bug")
 
-    monkeypatch.setattr(TurnLedger, "call_tool", staged_then_broken)
+    monkeypatch.setattr(TurnUnitOfWork, "call_tool", staged_then_broken)
     turn_id = new_turn_id()
 
     # WHEN a turn stages a new fact

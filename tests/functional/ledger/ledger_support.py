@@ -11,7 +11,7 @@ from typing import Any
 
 from botocore.exceptions import ClientError, ReadTimeoutError
 
-from agent_memory.ledger import CancelFlag, RetryPolicy, TurnLedger
+from agent_memory.ledger import CancelFlag, LedgerConfig, RetryPolicy, TurnUnitOfWork
 from agent_memory.repository import LedgerRepository, MemoryRepository
 
 
@@ -134,20 +134,19 @@ class Turns:
         sleep: Callable[[float], None] = time.sleep,
         open_delay_ms: float | None = None,
         connection_id: str = "",
-    ) -> TurnLedger:
-        return TurnLedger.begin(
+    ) -> TurnUnitOfWork:
+        return TurnUnitOfWork.begin(
             user_id,
             turn_id,
             deadline_ms if deadline_ms is not None else far_deadline(),
             memory_repo=memory_repo or self.memory_repo,
             ledger_repo=self.ledger_repo,
-            clock_ms=self.clock_ms,
             cancel_flag=cancel_flag or CancelFlag(),
             writes_enabled=writes_enabled,
-            sleep=sleep,
-            policy=self.policy,
-            open_delay_ms=open_delay_ms,
             connection_id=connection_id,
+            config=LedgerConfig(
+                clock_ms=self.clock_ms, sleep=sleep, policy=self.policy, open_delay_ms=open_delay_ms
+            ),
         )
 
 

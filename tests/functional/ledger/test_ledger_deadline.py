@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from ledger_support import FAST_POLICY, add, now_ms
 
-from agent_memory.ledger import CancelFlag, TurnLedger
+from agent_memory.ledger import CancelFlag, LedgerConfig, TurnUnitOfWork
 from agent_memory.repository import (
     ATTEMPT_TIMEOUTS,
     AttemptTimeouts,
@@ -89,15 +89,14 @@ def test_a_commit_to_a_dynamodb_that_never_answers_ends_by_the_deadline(
         dynamodb_client, memory_repository.table_name, transaction_client=transactions
     )
     deadline = now_ms() + 1_200
-    ledger = TurnLedger.begin(
+    ledger = TurnUnitOfWork.begin(
         "u",
         str(uuid.uuid4()),
         deadline,
         memory_repo=hanging,
         ledger_repo=ledger_repository,
-        clock_ms=now_ms,
         cancel_flag=CancelFlag(),
-        policy=FAST_POLICY,
+        config=LedgerConfig(clock_ms=now_ms, policy=FAST_POLICY),
     )
     assert ledger.call_tool(add("memory", "A fact."))["success"]
 
@@ -130,15 +129,14 @@ def test_no_attempt_starts_when_none_could_end_in_time(
         transaction_client=transactions,
     )
     deadline = now_ms() + 1_000
-    ledger = TurnLedger.begin(
+    ledger = TurnUnitOfWork.begin(
         "u",
         str(uuid.uuid4()),
         deadline,
         memory_repo=repo,
         ledger_repo=ledger_repository,
-        clock_ms=now_ms,
         cancel_flag=CancelFlag(),
-        policy=FAST_POLICY.__class__(attempt_budget_ms=0.0),
+        config=LedgerConfig(clock_ms=now_ms, policy=FAST_POLICY.__class__(attempt_budget_ms=0.0)),
     )
     assert ledger.call_tool(add("memory", "A fact."))["success"]
     time.sleep(max(deadline - now_ms() - 200, 0) / 1000)  # less than the shortest (300 ms)

@@ -13,7 +13,7 @@ import pytest
 from botocore.stub import Stubber
 from operations_support import snapshot_tables
 
-from agent_memory.ledger import CancelFlag, TurnLedger
+from agent_memory.ledger import CancelFlag, LedgerConfig, TurnUnitOfWork
 from agent_memory.repository import LedgerRepository, MemoryRepository, TableNames
 from agent_memory_tools.cli.main import main
 from agent_memory_tools.operations import TargetError, new_run_id, probe_user_id, table_names
@@ -30,14 +30,14 @@ def commit_turn(
     memory: MemoryRepository, ledger: LedgerRepository, user: str, *operations: dict[str, Any]
 ) -> str:
     turn_id = str(uuid.uuid4())
-    turn = TurnLedger.begin(
+    turn = TurnUnitOfWork.begin(
         user,
         turn_id,
         wall_clock_ms() + 20_000,
         memory_repo=memory,
         ledger_repo=ledger,
-        clock_ms=wall_clock_ms,
         cancel_flag=CancelFlag(),
+        config=LedgerConfig(clock_ms=wall_clock_ms),
     )
     assert turn.call_tool({"operations": list(operations)})["success"]
     assert turn.commit().status == "committed"

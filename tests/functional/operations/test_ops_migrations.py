@@ -21,7 +21,7 @@ from agent_memory.domain import (
     render_document,
     validate_entry,
 )
-from agent_memory.ledger import CancelFlag, TurnLedger
+from agent_memory.ledger import CancelFlag, LedgerConfig, TurnUnitOfWork
 from agent_memory.repository import (
     CURRENT_SCHEMA_VERSION,
     MIGRATIONS,
@@ -62,15 +62,15 @@ def put_v1(
     return item
 
 
-def begin(memory: MemoryRepository, ledger: LedgerRepository) -> TurnLedger:
-    return TurnLedger.begin(
+def begin(memory: MemoryRepository, ledger: LedgerRepository) -> TurnUnitOfWork:
+    return TurnUnitOfWork.begin(
         USER,
         str(uuid.uuid4()),
         wall_clock_ms() + 20_000,
         memory_repo=memory,
         ledger_repo=ledger,
-        clock_ms=wall_clock_ms,
         cancel_flag=CancelFlag(),
+        config=LedgerConfig(clock_ms=wall_clock_ms),
     )
 
 

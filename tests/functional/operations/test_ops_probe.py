@@ -13,7 +13,7 @@ import pytest
 from operations_support import FAULT_KINDS, FaultInjector, FaultKind, snapshot_tables
 
 from agent_memory.auth import MAX_SUBJECT_LENGTH, InvalidTokenError, TokenVerifier
-from agent_memory.ledger import CancelFlag, TurnLedger
+from agent_memory.ledger import CancelFlag, LedgerConfig, TurnUnitOfWork
 from agent_memory.repository import LedgerRepository, MemoryRepository, TableNames
 from agent_memory_tools.dev_auth import DevIssuer
 from agent_memory_tools.operations import (
@@ -37,14 +37,14 @@ def seeded(
 ) -> dict[str, Any]:
     """Real users' memory and ledger items, which the probe must never touch."""
     for user, fact in (("alice", "Alice prefers tea."), ("bob", "Bob writes Go.")):
-        turn = TurnLedger.begin(
+        turn = TurnUnitOfWork.begin(
             user,
             str(uuid.uuid4()),
             wall_clock_ms() + 20_000,
             memory_repo=memory_repository,
             ledger_repo=ledger_repository,
-            clock_ms=wall_clock_ms,
             cancel_flag=CancelFlag(),
+            config=LedgerConfig(clock_ms=wall_clock_ms),
         )
         turn.call_tool({"operations": [{"target": "memory", "action": "add", "content": fact}]})
         assert turn.commit().status == "committed"
@@ -191,14 +191,14 @@ def test_the_cleanup_removes_what_a_killed_probe_left_behind(
     before = snapshot_tables(dynamodb_client, table_names)
     run_id = new_run_id()
     user_id = probe_user_id(run_id)
-    turn = TurnLedger.begin(
+    turn = TurnUnitOfWork.begin(
         user_id,
         str(uuid.uuid4()),
         wall_clock_ms() + 20_000,
         memory_repo=memory_repository,
         ledger_repo=ledger_repository,
-        clock_ms=wall_clock_ms,
         cancel_flag=CancelFlag(),
+        config=LedgerConfig(clock_ms=wall_clock_ms),
     )
     turn.call_tool({"operations": [{"target": "user", "action": "add", "content": "Probe."}]})
     assert turn.commit().status == "committed"

@@ -14,6 +14,7 @@ from agent_memory.ledger import (
     CancelFlag,
     CommitRecord,
     CommitRequest,
+    LedgerConfig,
     MemoryOutcome,
     RetryPolicy,
     commit_turn,
@@ -165,11 +166,10 @@ def run(
         request,
         memory_repo=memory,
         ledger_repo=ledger,
-        clock_ms=clock,
         cancel_flag=cancel_flag or CancelFlag(),
-        sleep=clock.sleep,
-        rand=lambda: rand,
-        policy=policy or RetryPolicy(),
+        config=LedgerConfig(
+            clock_ms=clock, sleep=clock.sleep, rand=lambda: rand, policy=policy or RetryPolicy()
+        ),
     )
 
 
@@ -290,9 +290,8 @@ def test_replay_that_no_longer_applies_is_a_conflict() -> None:
         request,
         memory_repo=memory,
         ledger_repo=ledger,
-        clock_ms=clock,
         cancel_flag=CancelFlag(),
-        sleep=clock.sleep,
+        config=LedgerConfig(clock_ms=clock, sleep=clock.sleep),
     )
     # THEN conflict with the validation code, ledger discarded, one send only
     assert (outcome.status, outcome.reason) == ("conflict", "no_match")
@@ -309,9 +308,12 @@ def test_failed_reload_is_unavailable() -> None:
         USER, TURN, START + 10_000, loaded, ADD, apply_operations(loaded.snapshot, ADD)
     )
     outcome = commit_turn(
-        request, memory_repo=memory, ledger_repo=ledger, clock_ms=clock, cancel_flag=CancelFlag(),
-        sleep=clock.sleep,
-    )  # fmt: skip
+        request,
+        memory_repo=memory,
+        ledger_repo=ledger,
+        cancel_flag=CancelFlag(),
+        config=LedgerConfig(clock_ms=clock, sleep=clock.sleep),
+    )
     assert (outcome.status, outcome.reason) == ("unavailable", "unknown_schema_version")
 
 
@@ -513,9 +515,12 @@ def test_an_approval_whose_proposal_is_gone_stops_without_a_replay() -> None:
     request = _request(memory, CommitRecord(source="approval", proposal_id="p1"))
     # WHEN it commits
     outcome = commit_turn(
-        request, memory_repo=memory, ledger_repo=ledger, clock_ms=clock, cancel_flag=CancelFlag(),
-        sleep=clock.sleep,
-    )  # fmt: skip
+        request,
+        memory_repo=memory,
+        ledger_repo=ledger,
+        cancel_flag=CancelFlag(),
+        config=LedgerConfig(clock_ms=clock, sleep=clock.sleep),
+    )
     # THEN it ends at once (no reload, no second apply), the ledger discarded
     assert (outcome.status, outcome.reason) == ("conflict", "proposal_missing")
     assert memory.loads == 0
@@ -527,9 +532,12 @@ def test_an_approval_whose_proposal_is_gone_stops_without_a_replay() -> None:
 def test_approve_mode_commits_a_proposal_and_no_document() -> None:
     memory, ledger, clock = ScriptedMemory(Snapshot()), ScriptedLedger(), Clock()
     outcome = commit_turn(
-        _request(memory, CommitRecord(propose=True)), memory_repo=memory, ledger_repo=ledger,
-        clock_ms=clock, cancel_flag=CancelFlag(), sleep=clock.sleep,
-    )  # fmt: skip
+        _request(memory, CommitRecord(propose=True)),
+        memory_repo=memory,
+        ledger_repo=ledger,
+        cancel_flag=CancelFlag(),
+        config=LedgerConfig(clock_ms=clock, sleep=clock.sleep),
+    )
     [(items, _)] = memory.sent
     assert outcome.status == "proposed"
     assert outcome.proposal_id is not None

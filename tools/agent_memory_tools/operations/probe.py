@@ -1,7 +1,7 @@
 """The readiness probe (the seed's rollout step 2): insert, read, update and remove a probe
 item in each table through the service's own code paths, then prove nothing is left.
 
-The documents are written by real turns (``TurnLedger``: the consistent load, staging through
+The documents are written by real turns (``TurnUnitOfWork``: the consistent load, staging through
 the ``memory_update`` rules, the ledger item opened with ``PutItem``, the commit protocol's
 ``TransactWriteItems`` with its conditions), so a pass means a chat turn can do the same with
 these tables, this role and this network path. The compare-and-swap step proves that the
@@ -19,7 +19,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent_memory.domain import Snapshot
-from agent_memory.ledger import CancelFlag, MemoryOutcome, TurnLedger, memory_scope
+from agent_memory.ledger import (
+    CancelFlag,
+    LedgerConfig,
+    MemoryOutcome,
+    TurnUnitOfWork,
+    memory_scope,
+)
 from agent_memory.repository import (
     CURRENT_SCHEMA_VERSION,
     LedgerRepository,
@@ -280,22 +286,22 @@ class ReadinessProbe:
 
     # -- turns -----------------------------------------------------------------------------
 
-    def _begin(self) -> TurnLedger:
+    def _begin(self) -> TurnUnitOfWork:
         turn_id = str(uuid.uuid4())
         # Known before anything is written, so the cleanup can delete it by key.
         self._state.turn_ids.append(turn_id)
         now = self._clock()
-        return TurnLedger.begin(
+        return TurnUnitOfWork.begin(
             self.user_id,
             turn_id,
             now + TURN_BUDGET_MS,
             memory_repo=self._memory,
             ledger_repo=self._ledger,
-            clock_ms=self._clock,
             cancel_flag=CancelFlag(),
+            config=LedgerConfig(clock_ms=self._clock),
         )
 
-    def _stage(self, turn: TurnLedger, *operations: Mapping[str, Any]) -> None:
+    def _stage(self, turn: TurnUnitOfWork, *operations: Mapping[str, Any]) -> None:
         if turn.memory_status != "available":
             raise ProbeCheckError(f"memory unavailable: {turn.unavailable_reason}")
         with memory_scope(self.user_id, writes_enabled=True):
@@ -309,7 +315,7 @@ class ReadinessProbe:
                 f"(turn {outcome.status}: {outcome.reason})"
             )
 
-    def _commit(self, turn: TurnLedger) -> MemoryOutcome:
+    def _commit(self, turn: TurnUnitOfWork) -> MemoryOutcome:
         outcome = turn.commit()
         if outcome.status != "committed":
             raise ProbeCheckError(f"commit outcome {outcome.status} ({outcome.reason})")

@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 from agent_memory.ledger.cancel import CancelFlag
-from agent_memory.ledger.commit import (
-    CommitRecord,
-    CommitRequest,
-    LedgerStore,
-    MemoryStore,
-    commit_turn,
-    operation_counts,
-)
+from agent_memory.ledger.commit import commit_turn
+from agent_memory.ledger.commit_request import CommitRecord, CommitRequest, operation_counts
+from agent_memory.ledger.config import CHAT_OPEN_DELAY_MS, LedgerConfig
 from agent_memory.ledger.exceptions import LedgerError, MemoryScopeError, TurnCancelledError
 from agent_memory.ledger.outcome import MemoryOutcome, OutcomeStatus, TargetUsage
 from agent_memory.ledger.retry import (
@@ -26,16 +21,26 @@ from agent_memory.ledger.scope import (
     memory_scope,
     require_memory_request,
 )
-from agent_memory.ledger.turn_ledger import MemoryStatus, TurnLedger
+from agent_memory.ledger.stores import LedgerStore, MemoryStore
+from agent_memory.ledger.unit_of_work import (
+    LedgerItemState,
+    MemoryStatus,
+    TurnLedger,
+    TurnSpec,
+    TurnUnitOfWork,
+)
 
 __all__ = [
+    "CHAT_OPEN_DELAY_MS",
     "DEFAULT_RETRY_POLICY",
     "Action",
     "CancelFlag",
     "Classification",
     "CommitRecord",
     "CommitRequest",
+    "LedgerConfig",
     "LedgerError",
+    "LedgerItemState",
     "LedgerStore",
     "MemoryOutcome",
     "MemoryRequest",
@@ -47,6 +52,8 @@ __all__ = [
     "TargetUsage",
     "TurnCancelledError",
     "TurnLedger",
+    "TurnSpec",
+    "TurnUnitOfWork",
     "classify_cancellation",
     "commit_turn",
     "current_memory_request",

@@ -34,33 +34,35 @@ outcome ``proposed``.
 
 from __future__ import annotations
 
-import random
-import secrets
-import time
-from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal, Protocol
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from agent_memory.domain import (
     MemoryValidationError,
-    Operation,
     Provenance,
     Snapshot,
-    Source,
     apply_operations,
     carry_provenance,
     diff_snapshots,
 )
 from agent_memory.ledger.cancel import CancelFlag
+from agent_memory.ledger.commit_request import CommitRecord, CommitRequest, operation_counts
+from agent_memory.ledger.config import LedgerConfig, new_request_token
 from agent_memory.ledger.exceptions import TurnCancelledError
 from agent_memory.ledger.outcome import MemoryOutcome, OutcomeStatus
 from agent_memory.ledger.retry import (
     CONDITION_FAILED,
-    DEFAULT_RETRY_POLICY,
     Action,
-    RetryPolicy,
+    Classification,
     classify_cancellation,
+)
+from agent_memory.ledger.stores import (
+    CountedLedgerStore,
+    CountedMemoryStore,
+    LedgerStore,
+    MemoryStore,
+    RequestTally,
 )
 from agent_memory.repository import (
     PROPOSAL_TTL_S,
@@ -69,7 +71,6 @@ from agent_memory.repository import (
     LedgerRecord,
     LoadedMemory,
     MemoryUnavailableError,
-    NewTurn,
     Proposal,
     RepositoryError,
     RetryableError,
@@ -81,128 +82,15 @@ from agent_memory.repository import (
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb.type_defs import TransactWriteItemTypeDef
 
-    from agent_memory.repository.ledger_repository import OperationCounts
-
-
-class MemoryStore(Protocol):
-    """What the ledger needs of the memory repository."""
-
-    def load(self, user_id: str, *, budget_s: float | None = None) -> LoadedMemory: ...
-
-    def document_writes(
-        self,
-        user_id: str,
-        loaded: LoadedMemory,
-        updated: Snapshot,
-        now_ms: int,
-        *,
-        stamp: Provenance | None = None,
-    ) -> list[TransactWriteItemTypeDef]: ...
-
-    def forget_fence(
-        self, user_id: str, seen_generation: str | None
-    ) -> TransactWriteItemTypeDef: ...
-
-    def history_write(self, user_id: str, record: HistoryRecord) -> TransactWriteItemTypeDef: ...
-
-    def proposal_write(self, user_id: str, proposal: Proposal) -> TransactWriteItemTypeDef: ...
-
-    def consume_proposal_write(
-        self, user_id: str, proposal_id: str, now_ms: int
-    ) -> TransactWriteItemTypeDef: ...
-
-    def transact_write(
-        self,
-        items: Sequence[TransactWriteItemTypeDef],
-        *,
-        token: str,
-        budget_s: float | None = None,
-    ) -> None: ...
-
-    def loaded_after_cancellation(
-        self,
-        loaded: LoadedMemory,
-        sent: Sequence[TransactWriteItemTypeDef],
-        error: TransactionCancelledError,
-    ) -> LoadedMemory | None: ...
-
-
-class LedgerStore(Protocol):
-    """What the ledger needs of the ledger repository."""
-
-    def open_turn(
-        self,
-        user_id: str,
-        turn_id: str,
-        deadline_ms: int,
-        now_ms: int,
-        *,
-        opener: str = "",
-        connection_id: str = "",
-    ) -> None: ...
-
-    def get(self, user_id: str, turn_id: str) -> LedgerRecord | None: ...
-
-    def commit_item(
-        self,
-        user_id: str,
-        turn_id: str,
-        token: str,
-        now_ms: int,
-        counts: OperationCounts,
-        *,
-        status: Literal["committed", "proposed"] = "committed",
-        create: NewTurn | None = None,
-    ) -> TransactWriteItemTypeDef: ...
-
-    def discard(self, user_id: str, turn_id: str, now_ms: int, *, opened: bool = True) -> bool: ...
-
-
-@dataclass(frozen=True)
-class CommitRecord:
-    """What the commit records beside the documents.
-
-    ``source`` goes into the history record and the entries' provenance. ``propose``: the
-    batch becomes a proposal instead of changing the documents (``approve`` mode).
-    ``proposal_id``: the proposal this commit approves (deleted in the same transaction).
-    ``replay`` re-applies the batch on a reloaded snapshot (default: the memory rules on
-    ``operations``; an undo passes its strict inverse).
-    """
-
-    source: Source = "chat"
-    propose: bool = False
-    proposal_id: str | None = None
-    replay: Callable[[Snapshot], Snapshot] | None = field(default=None, compare=False)
-
-
-@dataclass(frozen=True)
-class CommitRequest:
-    """A turn's staged batch: ``staged`` is ``operations`` applied to ``loaded.snapshot``."""
-
-    user_id: str
-    turn_id: str
-    deadline_ms: int
-    loaded: LoadedMemory
-    operations: tuple[Operation, ...]
-    staged: Snapshot
-    record: CommitRecord = CommitRecord()
-    # The turn never opened its ledger item: the commit transaction creates it.
-    new_turn: NewTurn | None = None
-
-
-def operation_counts(operations: Sequence[Operation]) -> dict[str, dict[str, int]]:
-    """Operations by target and action (numbers only: what the ledger item may hold)."""
-    counts: Counter[tuple[str, str]] = Counter(
-        (str(operation.target), str(operation.action)) for operation in operations
-    )
-    by_target: dict[str, dict[str, int]] = {}
-    for (target, action), n in counts.items():
-        by_target.setdefault(target, {})[action] = n
-    return by_target
-
-
-def new_request_token() -> str:
-    return secrets.token_hex(16)
+__all__ = [
+    "CommitRecord",
+    "CommitRequest",
+    "LedgerStore",
+    "MemoryStore",
+    "commit_turn",
+    "new_request_token",
+    "operation_counts",
+]
 
 
 def commit_turn(
@@ -210,24 +98,18 @@ def commit_turn(
     *,
     memory_repo: MemoryStore,
     ledger_repo: LedgerStore,
-    clock_ms: Callable[[], int],
     cancel_flag: CancelFlag,
-    sleep: Callable[[float], None] = time.sleep,
-    rand: Callable[[], float] = random.random,
-    policy: RetryPolicy = DEFAULT_RETRY_POLICY,
-    new_token: Callable[[], str] = new_request_token,
+    config: LedgerConfig | None = None,
 ) -> MemoryOutcome:
-    """Run the commit protocol for one turn whose ledger item is open."""
+    """Run the commit protocol for one turn (its ledger item open, or ``request.new_turn``)."""
+    tally = RequestTally()
     return _Commit(
         request,
-        memory_repo=memory_repo,
-        ledger_repo=ledger_repo,
-        clock_ms=clock_ms,
+        memory=CountedMemoryStore(memory_repo, tally),
+        ledger=CountedLedgerStore(ledger_repo, tally),
+        tally=tally,
         cancel_flag=cancel_flag,
-        sleep=sleep,
-        rand=rand,
-        policy=policy,
-        new_token=new_token,
+        config=config or LedgerConfig(),
     ).run()
 
 
@@ -235,13 +117,12 @@ def commit_turn(
 _LANDED = ("committed", "proposed")
 
 
-class _Replay(Exception):
-    """Internal signal: a document changed since the load; ``loaded`` is what the failed
-    attempt's answer says the documents are now (``None``: read them again)."""
+@dataclass(frozen=True)
+class _Replay:
+    """An attempt's answer: a document changed since the load. ``loaded`` is what the answer
+    says the documents are now (``None``: read them again)."""
 
-    def __init__(self, loaded: LoadedMemory | None) -> None:
-        super().__init__()
-        self.loaded = loaded
+    loaded: LoadedMemory | None
 
 
 class _Commit:
@@ -249,24 +130,19 @@ class _Commit:
         self,
         request: CommitRequest,
         *,
-        memory_repo: MemoryStore,
-        ledger_repo: LedgerStore,
-        clock_ms: Callable[[], int],
+        memory: MemoryStore,
+        ledger: LedgerStore,
+        tally: RequestTally,
         cancel_flag: CancelFlag,
-        sleep: Callable[[float], None],
-        rand: Callable[[], float],
-        policy: RetryPolicy,
-        new_token: Callable[[], str],
+        config: LedgerConfig,
     ) -> None:
         self._request = request
-        self._memory = memory_repo
-        self._ledger = ledger_repo
-        self._clock = clock_ms
+        self._memory = memory
+        self._ledger = ledger
+        self._tally = tally
         self._cancel = cancel_flag
-        self._sleep = sleep
-        self._rand = rand
-        self._policy = policy
-        self._new_token = new_token
+        self._config = config
+        self._policy = config.policy
         self._counts = operation_counts(request.operations)
         # Every token we sent, with the snapshot its request would commit.
         self._sent: dict[str, Snapshot] = {}
@@ -285,62 +161,138 @@ class _Commit:
         self._provenance: dict[str, Mapping[str, tuple[Provenance, ...]]] = {}
         self.retries = 0
         self.replays = 0
-        self.requests = 0
 
-    # -- the protocol --------------------------------------------------------------------
+    # -- the protocol, top to bottom -----------------------------------------------------
 
     def run(self) -> MemoryOutcome:
         try:
-            return self._run()
+            return self._attempts()
         except TurnCancelledError:
             return self._give_up("cancelled", "cancel_flag")
 
-    def _run(self) -> MemoryOutcome:
+    def _attempts(self) -> MemoryOutcome:
+        """Send the batch; when a document changed meanwhile, replay the batch on the latest
+        documents and send that, for as long as the deadline (and ``max_replays``) allows."""
         loaded, staged = self._request.loaded, self._request.staged
         while True:
-            self._cancel.raise_if_cancelled()
-            if self._remaining_ms() < self._policy.attempt_budget_ms:
-                return self._deadline_reached()
-            now = self._clock()
-            token = self._new_token()
-            items = [
-                *self._record_writes(loaded, staged, now, token),
-                self._memory.forget_fence(self._request.user_id, self._generation),
-                self._ledger.commit_item(
-                    self._request.user_id,
-                    self._request.turn_id,
-                    token,
-                    now,
-                    self._counts,
-                    status="proposed" if self._request.record.propose else "committed",
-                    create=self._request.new_turn,
-                ),
-            ]
-            self._sent[token] = staged
-            try:
-                return self._send(items, token, staged, loaded)
-            except _Replay as replay:
-                answered = replay.loaded
-            if self.replays >= self._policy.max_replays:
-                return self._give_up("conflict", "too_many_replays")
-            if not self._backoff(self._policy.replay_delay_ms(self.replays + 1, self._rand)):
-                return self._deadline_reached()
-            self._cancel.raise_if_cancelled()
-            self.replays += 1
-            try:
-                if answered is None:
-                    self.requests += 1
-                    answered = self._memory.load(self._request.user_id, budget_s=self._budget_s())
-            except MemoryUnavailableError as error:
-                return self._give_up("unavailable", error.code)
-            loaded = answered
-            self._last_known = loaded.snapshot
-            if loaded.forget_generation != self._generation:
-                return self._forgotten()
+            answer = self._attempt(loaded, staged)
+            if isinstance(answer, MemoryOutcome):
+                return answer
+            latest = self._latest(answer)
+            if isinstance(latest, MemoryOutcome):
+                return latest
+            loaded = latest
             try:
                 staged = self._replay(loaded.snapshot)
-            except MemoryValidationError as error:
+            except MemoryValidationError as error:  # the batch no longer applies
                 return self._give_up("conflict", str(error.code))
+
+    def _attempt(self, loaded: LoadedMemory, staged: Snapshot) -> MemoryOutcome | _Replay:
+        """One new request (a new token) that would commit ``staged``."""
+        self._cancel.raise_if_cancelled()
+        if self._remaining_ms() < self._policy.attempt_budget_ms:
+            return self._deadline_reached()
+        now = self._config.clock_ms()
+        token = self._config.new_token()
+        items = [
+            *self._record_writes(loaded, staged, now, token),
+            self._memory.forget_fence(self._request.user_id, self._generation),
+            self._ledger.commit_item(
+                self._request.user_id,
+                self._request.turn_id,
+                token,
+                now,
+                self._counts,
+                status="proposed" if self._request.record.propose else "committed",
+                create=self._request.new_turn,
+            ),
+        ]
+        self._sent[token] = staged
+        return self._send(items, token, staged, loaded)
+
+    def _send(
+        self,
+        items: list[TransactWriteItemTypeDef],
+        token: str,
+        staged: Snapshot,
+        loaded: LoadedMemory,
+    ) -> MemoryOutcome | _Replay:
+        """Send one request, and resend it as it is (same token, so DynamoDB applies it at
+        most once) after a conflict, throttling or a lost answer."""
+        retry = 0
+        while True:
+            self._cancel.raise_if_cancelled()
+            try:
+                self._memory.transact_write(items, token=token, budget_s=self._budget_s())
+                return self._landed(token, staged)
+            except DeadlineTooCloseError:
+                return self._deadline_reached()
+            except TransactionCancelledError as error:
+                decision = classify_cancellation(
+                    error.reasons, ledger_index=len(items) - 1, fence_index=len(items) - 2
+                )
+                if decision.action is not Action.RETRY_SAME:
+                    return self._cancelled(decision, error, items, loaded)
+                code = decision.code
+            except (RetryableError, TransportError) as error:
+                self._ambiguous = True
+                code = error.code
+            except RepositoryError as error:
+                return self._give_up("error", error.code)
+            retry += 1
+            if retry > self._policy.max_same_request_retries:
+                return self._give_up("error", code)
+            self.retries += 1
+            if not self._backoff(self._policy.same_request_delay_ms(retry, self._config.rand)):
+                return self._deadline_reached()
+
+    def _cancelled(
+        self,
+        decision: Classification,
+        error: TransactionCancelledError,
+        items: list[TransactWriteItemTypeDef],
+        loaded: LoadedMemory,
+    ) -> MemoryOutcome | _Replay:
+        """What a cancelled transaction means (other than "send it again")."""
+        if decision.action is Action.CHECK_LEDGER:
+            return self._check_ledger()
+        if decision.action is Action.FORGOTTEN:
+            return self._forgotten()
+        if self._guard_failed(error.reasons):
+            # Our own earlier, ambiguous attempt may be what consumed the proposal.
+            settled = self._committed_by_us() if self._ambiguous else None
+            return settled or self._give_up("conflict", "proposal_missing")
+        if decision.action is Action.REPLAY:
+            # An earlier, ambiguous attempt of ours may have landed (then it is what changed
+            # the document): replaying it would apply the batch twice.
+            settled = self._committed_by_us() if self._ambiguous else None
+            return settled or _Replay(self._memory.loaded_after_cancellation(loaded, items, error))
+        return self._give_up("error", decision.code)
+
+    def _latest(self, replay: _Replay) -> LoadedMemory | MemoryOutcome:
+        """The documents to replay the batch on: the failed attempt's answer, or a reload.
+
+        A failed condition means another writer committed (progress was made), so the first
+        replays go at once (``RetryPolicy.replay_delay_ms``).
+        """
+        if self.replays >= self._policy.max_replays:
+            return self._give_up("conflict", "too_many_replays")
+        if not self._backoff(self._policy.replay_delay_ms(self.replays + 1, self._config.rand)):
+            return self._deadline_reached()
+        self._cancel.raise_if_cancelled()
+        self.replays += 1
+        loaded = replay.loaded
+        if loaded is None:
+            try:
+                loaded = self._memory.load(self._request.user_id, budget_s=self._budget_s())
+            except MemoryUnavailableError as error:
+                return self._give_up("unavailable", error.code)
+        self._last_known = loaded.snapshot
+        if loaded.forget_generation != self._generation:
+            return self._forgotten()
+        return loaded
+
+    # -- the items of an attempt ---------------------------------------------------------
 
     def _replay(self, latest: Snapshot) -> Snapshot:
         replay = self._request.record.replay
@@ -393,98 +345,23 @@ class _Commit:
         """The turn a record names: a chat turn's id (a user's own commit has none)."""
         return self._request.turn_id if self._request.record.source == "chat" else None
 
-    def _send(
-        self,
-        items: list[TransactWriteItemTypeDef],
-        token: str,
-        staged: Snapshot,
-        loaded: LoadedMemory,
-    ) -> MemoryOutcome:
-        """Send one request, resending it (same token) on conflict, throttling or transport
-        errors. Raises ``_Replay`` when a document's condition failed."""
-        retry = 0
-        while True:
-            self._cancel.raise_if_cancelled()
-            try:
-                self.requests += 1
-                self._memory.transact_write(items, token=token, budget_s=self._budget_s())
-            except DeadlineTooCloseError:
-                return self._deadline_reached()
-            except TransactionCancelledError as error:
-                decision = classify_cancellation(
-                    error.reasons, ledger_index=len(items) - 1, fence_index=len(items) - 2
-                )
-                if decision.action is Action.CHECK_LEDGER:
-                    return self._check_ledger()
-                if decision.action is Action.FORGOTTEN:
-                    return self._forgotten()
-                if self._guard_failed(error.reasons):
-                    # Our own earlier, ambiguous attempt may be what consumed the proposal.
-                    settled = self._committed_by_us() if self._ambiguous else None
-                    return settled or self._give_up("conflict", "proposal_missing")
-                if decision.action is Action.REPLAY:
-                    if self._ambiguous:
-                        # Our earlier attempt may have landed (then it is what changed the
-                        # document): replaying it would apply the batch twice.
-                        settled = self._committed_by_us()
-                        if settled is not None:
-                            return settled
-                    raise _Replay(
-                        self._memory.loaded_after_cancellation(loaded, items, error)
-                    ) from None
-                if decision.action is Action.FAIL:
-                    return self._give_up("error", decision.code)
-                code = decision.code
-            except (RetryableError, TransportError) as error:
-                self._ambiguous = True
-                code = error.code
-            except RepositoryError as error:
-                return self._give_up("error", error.code)
-            else:
-                return self._landed(token, staged)
-            retry += 1
-            if retry > self._policy.max_same_request_retries:
-                return self._give_up("error", code)
-            self.retries += 1
-            if not self._backoff(self._policy.same_request_delay_ms(retry, self._rand)):
-                return self._deadline_reached()
-
     def _guard_failed(self, reasons: Sequence[str]) -> bool:
         """The approved proposal is gone (approved, rejected or expired meanwhile)."""
         index = self._guard_index
         return index is not None and len(reasons) > index and reasons[index] == CONDITION_FAILED
 
-    # -- settling ------------------------------------------------------------------------
-
-    def _read_ledger(self) -> LedgerRecord | None:
-        self.requests += 1
-        return self._ledger.get(self._request.user_id, self._request.turn_id)
-
-    def _committed_by_us(self) -> MemoryOutcome | None:
-        """``committed`` when the ledger holds one of our tokens, else ``None``."""
-        try:
-            record = self._read_ledger()
-        except RepositoryError:
-            return None
-        if record is not None and record.status in _LANDED and record.commit_token:
-            snapshot = self._sent.get(record.commit_token)
-            if snapshot is not None:
-                return self._landed(record.commit_token, snapshot)
-        return None
+    # -- settling: what the ledger item says happened --------------------------------------
 
     def _check_ledger(self) -> MemoryOutcome:
-        """The ledger's condition failed: what does the ledger say happened?"""
+        """The ledger item's condition failed: the item says what became of the turn."""
         try:
-            record = self._read_ledger()
+            record = self._ledger.get(self._request.user_id, self._request.turn_id)
         except RepositoryError as error:
             return self._outcome("error", None, reason=error.code)
         if record is None:
             return self._outcome("error", None, reason="ledger_missing")
         if record.status in _LANDED:
-            snapshot = self._sent.get(record.commit_token or "")
-            if snapshot is not None and record.commit_token is not None:
-                return self._landed(record.commit_token, snapshot)
-            return self._outcome("conflict", None, reason="turn_id_reused")
+            return self._ours(record) or self._outcome("conflict", None, reason="turn_id_reused")
         if record.status == "cancelled":
             return self._outcome("cancelled", None, reason="turn_cancelled")
         if record.status == "expired":
@@ -498,6 +375,22 @@ class _Commit:
         # Still open: the condition failed on the deadline (our clock passed it).
         return self._give_up("expired", "deadline_passed")
 
+    def _committed_by_us(self) -> MemoryOutcome | None:
+        """``committed`` when the ledger item holds one of our tokens, else ``None`` (also
+        when it cannot be read)."""
+        try:
+            record = self._ledger.get(self._request.user_id, self._request.turn_id)
+        except RepositoryError:
+            return None
+        return self._ours(record) if record is not None else None
+
+    def _ours(self, record: LedgerRecord) -> MemoryOutcome | None:
+        """The outcome of OUR request that landed, when the item says one did."""
+        if record.status not in _LANDED or not record.commit_token:
+            return None
+        snapshot = self._sent.get(record.commit_token)
+        return self._landed(record.commit_token, snapshot) if snapshot is not None else None
+
     def _forgotten(self) -> MemoryOutcome:
         # The memory this turn built on was deleted: an empty usage, whatever was loaded.
         self._last_known = Snapshot()
@@ -507,16 +400,16 @@ class _Commit:
         return self._give_up("expired", "deadline_passed")
 
     def _give_up(self, status: OutcomeStatus, reason: str) -> MemoryOutcome:
-        """End without committing. The ledger item is still open: discard it, which also
-        fences any of our requests still in flight; if it is no longer open, one of them may
-        have committed after all."""
+        """End without committing. Discard the ledger item (an open one moves to
+        ``discarded``, a missing one becomes a ``discarded`` tombstone), which also fences
+        any of our requests still in flight; if that finds the item no longer open, one of
+        them may have committed after all."""
         fenced = True
         try:
-            self.requests += 1
             discarded = self._ledger.discard(
                 self._request.user_id,
                 self._request.turn_id,
-                self._clock(),
+                self._config.clock_ms(),
                 opened=self._request.new_turn is None,
             )
         except RepositoryError:
@@ -534,7 +427,7 @@ class _Commit:
     # -- helpers -------------------------------------------------------------------------
 
     def _remaining_ms(self) -> float:
-        return float(self._request.deadline_ms - self._clock())
+        return float(self._request.deadline_ms - self._config.clock_ms())
 
     def _budget_s(self) -> float:
         """How long the next request may take: it must end before the deadline."""
@@ -545,7 +438,7 @@ class _Commit:
         if self._remaining_ms() - delay_ms < self._policy.attempt_budget_ms:
             return False
         if delay_ms > 0:
-            self._sleep(delay_ms / 1000.0)
+            self._config.sleep(delay_ms / 1000.0)
         return True
 
     def _landed(self, token: str, snapshot: Snapshot) -> MemoryOutcome:
@@ -570,6 +463,6 @@ class _Commit:
             reason=reason,
             retries=self.retries,
             replays=self.replays,
-            requests=self.requests,
+            requests=self._tally.count,
             committed_snapshot=snapshot if status == "committed" else None,
         )

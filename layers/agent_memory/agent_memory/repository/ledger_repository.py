@@ -185,7 +185,7 @@ class LedgerRepository:
         ``committed`` (``proposed`` in approve mode) with our request token and the
         operation counts.
 
-        With ``create`` (a turn whose item was never opened, see ``TurnLedger``): the item is
+        With ``create`` (a turn whose item was never opened, see ``TurnUnitOfWork``): the item is
         created ``committed`` on the condition that the turn id has no item yet, so a
         cancel's tombstone (or a discard's) fences it as ``status = open`` fences an open
         one. The deadline is the caller's to keep (as ``deadline_ms > :now`` is, since

@@ -24,10 +24,12 @@ from agent_memory.domain import (
     memory_update_json_schema,
 )
 from agent_memory.ledger import (
+    CHAT_OPEN_DELAY_MS,
     CancelFlag,
+    LedgerConfig,
     MemoryOutcome,
     TurnCancelledError,
-    TurnLedger,
+    TurnUnitOfWork,
     memory_scope,
 )
 from agent_memory.models import (
@@ -117,8 +119,13 @@ class ChatService:
         settings: TurnSettings,
         clock_ms: Callable[[], int] = wall_clock_ms,
         batch_review: BatchReview | None = None,
+        ledger_config: LedgerConfig | None = None,
     ) -> None:
         self._batch_review = batch_review
+        # The chat turn's unit of work (composition builds it; the clock is the service's).
+        self._ledger_config = ledger_config or LedgerConfig(
+            clock_ms=clock_ms, open_delay_ms=CHAT_OPEN_DELAY_MS
+        )
         self._model = model
         self._fallback = fallback
         self._memory_repository = memory_repository
@@ -161,17 +168,16 @@ class ChatService:
         memory_repository, ledger_repository = repositories
         assert turn.user_id is not None  # _repositories_for() checked it
         try:
-            ledger = TurnLedger.begin(
+            ledger = TurnUnitOfWork.begin(
                 turn.user_id,
                 turn.turn_id,
                 deadline_ms,
                 memory_repo=memory_repository,
                 ledger_repo=ledger_repository,
-                clock_ms=self._clock_ms,
                 cancel_flag=cancel_flag,
                 connection_id=turn.connection_id,
                 review=self._batch_review,
-                open_delay_ms=self._settings.ledger_open_delay_ms,
+                config=self._ledger_config,
             )
         except TurnCancelledError as error:
             raise TurnCancelledByRequestError() from error
@@ -307,7 +313,7 @@ class ChatService:
 
     def _record(
         self,
-        ledger: TurnLedger | None,
+        ledger: TurnUnitOfWork | None,
         outcome: MemoryOutcome,
         started_ms: int,
         stats: TurnModelStats,

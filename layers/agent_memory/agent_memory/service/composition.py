@@ -18,6 +18,7 @@ from agent_memory.service.settings import TurnSettings, wall_clock_ms
 
 if TYPE_CHECKING:
     from agent_memory.domain import BatchReview
+    from agent_memory.ledger.config import LedgerConfig
     from agent_memory.repository.memory_repository import MemoryRepository
     from agent_memory.service.chat import ChatService
     from agent_memory.service.memory import MemoryService
@@ -64,6 +65,7 @@ def _build_chat(*, with_memory: bool) -> ChatService:
         memory_enabled=memory_enabled if with_memory else (lambda: False),
         settings=TurnSettings.from_env(),
         batch_review=_batch_review() if with_memory else None,
+        ledger_config=ledger_config(),
     )
 
 
@@ -89,6 +91,7 @@ def memory_service() -> MemoryService:
             settings=TurnSettings.from_env(),
             clock_ms=wall_clock_ms,
             batch_review=_batch_review(),
+            ledger_config=ledger_config(),
         ),
     )
 
@@ -105,8 +108,19 @@ def user_control_service() -> UserControlService:
             settings=TurnSettings.from_env(),
             clock_ms=wall_clock_ms,
             batch_review=_batch_review(),
+            ledger_config=ledger_config(),
         ),
     )
+
+
+def ledger_config() -> LedgerConfig:
+    """How every unit of work of this process behaves: the wall clock, the default retry
+    policy, and a chat turn's ledger open deferred by ``CHAT_OPEN_DELAY_MS`` (a user's edit
+    and a streamed turn open at once whatever it says; see ``agent_memory.ledger``)."""
+    # Imported here: the cleanup function, which builds none, must not load the unit of work.
+    from agent_memory.ledger.config import CHAT_OPEN_DELAY_MS, LedgerConfig
+
+    return LedgerConfig(clock_ms=wall_clock_ms, open_delay_ms=CHAT_OPEN_DELAY_MS)
 
 
 def _batch_review() -> BatchReview | None:

@@ -12,7 +12,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from agent_memory.domain import BatchReview
-from agent_memory.ledger import CancelFlag, MemoryOutcome, TurnLedger, memory_scope
+from agent_memory.ledger import (
+    CancelFlag,
+    LedgerConfig,
+    MemoryOutcome,
+    TurnUnitOfWork,
+    memory_scope,
+)
 from agent_memory.repository import (
     AlreadyCommittedError,
     LedgerRepository,
@@ -90,6 +96,7 @@ class MemoryService:
         settings: TurnSettings,
         clock_ms: Callable[[], int],
         batch_review: BatchReview | None = None,
+        ledger_config: LedgerConfig | None = None,
     ) -> None:
         self._batch_review = batch_review
         self._memory = memory_repository
@@ -97,6 +104,7 @@ class MemoryService:
         self._memory_enabled = memory_enabled
         self._settings = settings
         self._clock_ms = clock_ms
+        self._ledger_config = ledger_config or LedgerConfig(clock_ms=clock_ms)
 
     def documents(self, user_id: str) -> LoadedMemory:
         """Both documents, with each entry's provenance."""
@@ -115,16 +123,16 @@ class MemoryService:
     ) -> LoadedMemory:
         self._require_enabled()
         now_ms = self._clock_ms()
-        ledger = TurnLedger.begin(
+        ledger = TurnUnitOfWork.begin(
             user_id,
             str(uuid.uuid4()),
             self._settings.deadline_ms(now_ms=now_ms, remaining_ms=remaining_ms),
             memory_repo=self._memory,
             ledger_repo=self._ledger,
-            clock_ms=self._clock_ms,
             cancel_flag=CancelFlag(),
             source="edit",
             review=self._batch_review,
+            config=self._ledger_config,
         )
         if ledger.memory_status != "available":
             raise MemoryUnreachableError()

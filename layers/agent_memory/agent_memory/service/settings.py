@@ -32,10 +32,6 @@ class TurnSettings:
     # Room left after the deadline for the commit's answer and the response itself.
     safety_margin_ms: int = 1_500
     max_model_calls: int = 8
-    # A chat turn over HTTP that commits within this time of its first staged operation
-    # creates its ledger item in the commit transaction (one request fewer); a longer one
-    # opens it from a timer thread meanwhile (see agent_memory.ledger.deferred_open).
-    ledger_open_delay_ms: float | None = 500.0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> TurnSettings:

@@ -27,7 +27,14 @@ from agent_memory.domain import (
     undo_changes,
     undo_texts,
 )
-from agent_memory.ledger import CancelFlag, CommitRecord, CommitRequest, MemoryOutcome, commit_turn
+from agent_memory.ledger import (
+    CancelFlag,
+    CommitRecord,
+    CommitRequest,
+    LedgerConfig,
+    MemoryOutcome,
+    commit_turn,
+)
 from agent_memory.repository import (
     HistoryRecord,
     LedgerRepository,
@@ -80,6 +87,7 @@ class UserControlService:
         settings: TurnSettings,
         clock_ms: Callable[[], int],
         batch_review: BatchReview | None = None,
+        ledger_config: LedgerConfig | None = None,
     ) -> None:
         self._batch_review = batch_review
         self._memory = memory_repository
@@ -88,6 +96,7 @@ class UserControlService:
         self._memory_enabled = memory_enabled
         self._settings = settings
         self._clock_ms = clock_ms
+        self._ledger_config = ledger_config or LedgerConfig(clock_ms=clock_ms)
 
     # -- history ------------------------------------------------------------------------------
 
@@ -236,8 +245,8 @@ class UserControlService:
             ),
             memory_repo=self._memory,
             ledger_repo=self._ledger,
-            clock_ms=self._clock_ms,
             cancel_flag=CancelFlag(),
+            config=self._ledger_config,
         )
 
     def _load(self, user_id: str) -> LoadedMemory:

@@ -16,18 +16,19 @@ The user's write mode, read by the same load, governs a chat turn (``source="cha
 ``read_only`` stages nothing (its outcome is ``read_only``), ``approve`` commits the staged
 batch as a proposal. A user's own edit (``source="edit"``) applies in every mode.
 
-Nothing here is shared between requests: one turn, one ``TurnLedger``, used by one thread at
-a time (only the cancel flag crosses threads).
+Nothing here is shared between requests: one turn, one ``TurnUnitOfWork``, used by one
+thread at a time (only the cancel flag and a deferred open's timer cross threads).
+
+Names: the *unit of work* is this class; the *ledger item* is the turn's item in
+``TurnLedgerTable`` (``LedgerRepository``) that fences its commit. ``LedgerItemState`` says
+where that item stands for this turn.
 """
 
 from __future__ import annotations
 
 import enum
-import random
-import time
 import uuid
-from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from aws_lambda_powertools import Logger
@@ -41,18 +42,20 @@ from agent_memory.domain import (
     unavailable_result,
 )
 from agent_memory.ledger.cancel import CancelFlag
-from agent_memory.ledger.commit import (
-    CommitRecord,
-    CommitRequest,
-    LedgerStore,
-    MemoryStore,
-    commit_turn,
-)
+from agent_memory.ledger.commit import commit_turn
+from agent_memory.ledger.commit_request import CommitRecord, CommitRequest
+from agent_memory.ledger.config import LedgerConfig
 from agent_memory.ledger.deferred_open import DeferredOpen
 from agent_memory.ledger.exceptions import MemoryScopeError
 from agent_memory.ledger.outcome import MemoryOutcome, OutcomeStatus
-from agent_memory.ledger.retry import DEFAULT_RETRY_POLICY, RetryPolicy
 from agent_memory.ledger.scope import current_memory_request
+from agent_memory.ledger.stores import (
+    CountedLedgerStore,
+    CountedMemoryStore,
+    LedgerStore,
+    MemoryStore,
+    RequestTally,
+)
 from agent_memory.repository import (
     DEFAULT_WRITE_MODE,
     LoadedMemory,
@@ -68,72 +71,76 @@ logger = Logger(service="agent-memory", child=True)
 MemoryStatus = Literal["available", "unavailable"]
 
 
-class LedgerItem(enum.Enum):
-    """Where the turn's ledger item stands."""
+class LedgerItemState(enum.Enum):
+    """Where the turn's ledger item stands; ``ENDED`` once the turn has its outcome."""
 
-    NONE = "none"  # nothing staged: no item, nothing to commit
+    NOT_STAGED = "not_staged"  # nothing staged: no item, nothing to commit
     DEFERRED = "deferred"  # staged; the commit creates the item unless the timer opens it
     OPEN = "open"  # the item is open: the commit moves it to committed
     REFUSED = "refused"  # the item could not be created: the turn cannot commit
+    ENDED = "ended"  # committed or discarded: the outcome is final
 
 
-class TurnLedger:
+@dataclass(frozen=True)
+class TurnSpec:
+    """Which turn: its user and id, its deadline, who writes (``source``) and, for a streamed
+    turn, its WebSocket connection (recorded on the ledger item for its ``$disconnect``)."""
+
+    user_id: str
+    turn_id: str
+    deadline_ms: int
+    source: Source = "chat"
+    connection_id: str = ""
+
+    @property
+    def defers_open(self) -> bool:
+        """A chat turn over HTTP may defer its ledger open; a streamed turn's $disconnect
+        finds it by its item, and a user's edit commits at once anyway."""
+        return self.source == "chat" and not self.connection_id
+
+
+@dataclass(frozen=True)
+class _Stores:
+    memory: CountedMemoryStore
+    ledger: CountedLedgerStore
+    tally: RequestTally
+
+
+class TurnUnitOfWork:
     """Staging and commit of one turn's memory operations (see ``begin``)."""
 
     def __init__(
         self,
-        *,
-        user_id: str,
-        turn_id: str,
-        deadline_ms: int,
+        turn: TurnSpec,
         loaded: LoadedMemory | None,
         unavailable_reason: str | None,
-        writes_enabled: bool,
-        memory_repo: MemoryStore,
-        ledger_repo: LedgerStore,
-        clock_ms: Callable[[], int],
+        *,
+        stores: _Stores,
         cancel_flag: CancelFlag,
-        sleep: Callable[[float], None],
-        rand: Callable[[], float],
-        policy: RetryPolicy,
-        requests: int,
-        connection_id: str = "",
-        source: Source = "chat",
-        review: BatchReview | None = None,
-        open_delay_ms: float | None = None,
+        config: LedgerConfig,
+        writes_enabled: bool,
+        review: BatchReview | None,
     ) -> None:
-        self._user_id = user_id
-        self._review = review
-        self._connection_id = connection_id
-        self._source: Source = source
-        self._turn_id = turn_id
-        self._deadline_ms = deadline_ms
+        self._turn = turn
         self._loaded = loaded
         self._unavailable_reason = unavailable_reason
-        self._memory_repo = memory_repo
-        self._ledger_repo = ledger_repo
-        self._clock = clock_ms
+        self._stores = stores
         self._cancel = cancel_flag
-        self._sleep = sleep
-        self._rand = rand
-        self._policy = policy
-        self._requests = requests
+        self._config = config
+        self._review = review
         # Never writable without a successful load, nor for the model in read-only mode.
         self._session = MemoryToolSession(
             loaded.snapshot if loaded is not None else Snapshot(),
             writes_enabled=writes_enabled and loaded is not None and not self.read_only,
         )
-        self._item = LedgerItem.NONE
-        # Why the item was refused (the outcome of a turn that can no longer commit).
+        self._state = LedgerItemState.NOT_STAGED
+        # REFUSED: why (the outcome of a turn that can no longer commit); ENDED: the outcome.
         self._refusal: tuple[OutcomeStatus, str] | None = None
+        self._outcome: MemoryOutcome | None = None
         # Names this unit of work in its ledger item (see _why_turn_exists).
         self._opener = uuid.uuid4().hex
-        # A chat turn over HTTP defers the open (a streamed turn's $disconnect needs it).
-        deferrable = source == "chat" and not connection_id
-        self._open_delay_ms = open_delay_ms if deferrable else None
         self._deferred: DeferredOpen | None = None
         self._staged_at = 0
-        self._outcome: MemoryOutcome | None = None
 
     @classmethod
     def begin(
@@ -144,20 +151,16 @@ class TurnLedger:
         *,
         memory_repo: MemoryStore,
         ledger_repo: LedgerStore,
-        clock_ms: Callable[[], int],
         cancel_flag: CancelFlag,
+        config: LedgerConfig | None = None,
         writes_enabled: bool = True,
-        sleep: Callable[[float], None] = time.sleep,
-        rand: Callable[[], float] = random.random,
-        policy: RetryPolicy = DEFAULT_RETRY_POLICY,
         connection_id: str = "",
         source: Source = "chat",
         review: BatchReview | None = None,
-        open_delay_ms: float | None = None,
-    ) -> TurnLedger:
+    ) -> TurnUnitOfWork:
         """Load the user's memory and open the unit of work (``connection_id``: the WebSocket
-        connection of a streamed turn, recorded on the ledger item for its ``$disconnect``;
-        ``open_delay_ms``: defer the ledger item's open, see the module doc).
+        connection of a streamed turn; ``config``: clock, retry policy, the ledger open's
+        delay...; see ``LedgerConfig``).
 
         Raises ``TurnCancelledError`` when the cancel flag is already set (nothing is read).
         A failed load does not raise: memory is ``unavailable``, the snapshot is empty (for the
@@ -166,49 +169,45 @@ class TurnLedger:
         if not user_id or not turn_id:
             raise MemoryScopeError("a turn needs a user id and a turn id")
         cancel_flag.raise_if_cancelled()
+        tally = RequestTally()
+        stores = _Stores(
+            memory=CountedMemoryStore(memory_repo, tally),
+            ledger=CountedLedgerStore(ledger_repo, tally),
+            tally=tally,
+        )
         loaded: LoadedMemory | None = None
         reason: str | None = None
         try:
-            loaded = memory_repo.load(user_id)
+            loaded = stores.memory.load(user_id)
         except RepositoryError as error:
             reason = error.code
         except Exception as error:  # fail open for reads, whatever broke
             logger.warning("memory load failed", extra={"error_type": type(error).__name__})
             reason = "load_failed"
         return cls(
-            user_id=user_id,
-            turn_id=turn_id,
-            deadline_ms=deadline_ms,
-            loaded=loaded,
-            unavailable_reason=reason,
-            writes_enabled=writes_enabled,
-            memory_repo=memory_repo,
-            ledger_repo=ledger_repo,
-            clock_ms=clock_ms,
+            TurnSpec(user_id, turn_id, deadline_ms, source=source, connection_id=connection_id),
+            loaded,
+            reason,
+            stores=stores,
             cancel_flag=cancel_flag,
-            sleep=sleep,
-            rand=rand,
-            policy=policy,
-            requests=1,
-            connection_id=connection_id,
-            source=source,
+            config=config or LedgerConfig(),
+            writes_enabled=writes_enabled,
             review=review,
-            open_delay_ms=open_delay_ms,
         )
 
     # -- what the prompt and the service read ---------------------------------------------
 
     @property
     def user_id(self) -> str:
-        return self._user_id
+        return self._turn.user_id
 
     @property
     def turn_id(self) -> str:
-        return self._turn_id
+        return self._turn.turn_id
 
     @property
     def deadline_ms(self) -> int:
-        return self._deadline_ms
+        return self._turn.deadline_ms
 
     @property
     def snapshot(self) -> Snapshot:
@@ -228,7 +227,7 @@ class TurnLedger:
     @property
     def read_only(self) -> bool:
         """The model may read memory but not write it (the user's ``read_only`` mode)."""
-        return self._source == "chat" and self.write_mode == "read_only"
+        return self._turn.source == "chat" and self.write_mode == "read_only"
 
     @property
     def memory_status(self) -> MemoryStatus:
@@ -240,10 +239,9 @@ class TurnLedger:
 
     @property
     def writes_enabled(self) -> bool:
-        return (
-            bool(self._session.writes_enabled)
-            and self._item is not LedgerItem.REFUSED
-            and self._outcome is None
+        return bool(self._session.writes_enabled) and self._state not in (
+            LedgerItemState.REFUSED,
+            LedgerItemState.ENDED,
         )
 
     @property
@@ -264,15 +262,16 @@ class TurnLedger:
     def call_tool(self, raw_arguments: Any) -> dict[str, Any]:
         """Run one ``memory_update`` call: validate and stage (never write).
 
-        The first successful staging creates the ledger item; if that fails, writes are
-        disabled for the rest of the turn and the model is told nothing was saved.
+        The first successful staging creates the ledger item (or schedules it, see the
+        module doc); if that fails, writes are disabled for the rest of the turn and the
+        model is told nothing was saved.
         """
         self._check_scope()
-        if self._item is LedgerItem.REFUSED or self._outcome is not None:
+        if self._state in (LedgerItemState.REFUSED, LedgerItemState.ENDED):
             return dict(unavailable_result())
         result = self._session.call(raw_arguments, review=self._review)
         first = result.ok and bool(self._session.staged_operations)
-        if first and self._item is LedgerItem.NONE and not self._start_item():
+        if first and self._state is LedgerItemState.NOT_STAGED and not self._start_item():
             return dict(unavailable_result())
         return dict(result.result)
 
@@ -288,44 +287,34 @@ class TurnLedger:
         self._settle_item()
         if self._refusal is not None:
             status, reason = self._refusal
-            outcome = self._plain_outcome(status, reason)
-        elif self._loaded is None:
-            outcome = self._plain_outcome("unavailable", self._unavailable_reason)
-        elif self.read_only:
-            outcome = self._plain_outcome("read_only", None)
-        elif not self._session.staged_operations or self._item is LedgerItem.NONE:
-            outcome = self._plain_outcome("unchanged", None)
-        else:
-            operations = tuple(self._session.staged_operations)
-            outcome = commit_turn(
-                CommitRequest(
-                    user_id=self._user_id,
-                    turn_id=self._turn_id,
-                    deadline_ms=self._deadline_ms,
-                    loaded=self._loaded,
-                    operations=operations,
-                    staged=self._session.snapshot,
-                    record=CommitRecord(
-                        source=self._source,
-                        propose=self._source == "chat" and self.write_mode == "approve",
-                    ),
-                    new_turn=(
-                        NewTurn(opened_at=self._staged_at, deadline_ms=self._deadline_ms)
-                        if self._item is LedgerItem.DEFERRED
-                        else None
-                    ),
+            return self._end(status, reason)
+        if self._loaded is None:
+            return self._end("unavailable", self._unavailable_reason)
+        if self.read_only:
+            return self._end("read_only", None)
+        if self._state is LedgerItemState.NOT_STAGED:
+            return self._end("unchanged", None)
+        creates = self._state is LedgerItemState.DEFERRED
+        outcome = commit_turn(
+            CommitRequest(
+                user_id=self._turn.user_id,
+                turn_id=self._turn.turn_id,
+                deadline_ms=self._turn.deadline_ms,
+                loaded=self._loaded,
+                operations=tuple(self._session.staged_operations),
+                staged=self._session.snapshot,
+                record=CommitRecord(
+                    source=self._turn.source,
+                    propose=self._turn.source == "chat" and self.write_mode == "approve",
                 ),
-                memory_repo=self._memory_repo,
-                ledger_repo=self._ledger_repo,
-                clock_ms=self._clock,
-                cancel_flag=self._cancel,
-                sleep=self._sleep,
-                rand=self._rand,
-                policy=self._policy,
-            )
-            outcome = replace(outcome, requests=outcome.requests + self._requests)
-        self._outcome = outcome
-        return outcome
+                new_turn=NewTurn(self._staged_at, self._turn.deadline_ms) if creates else None,
+            ),
+            memory_repo=self._stores.memory,
+            ledger_repo=self._stores.ledger,
+            cancel_flag=self._cancel,
+            config=self._config,
+        )
+        return self._ended(replace(outcome, requests=self._stores.tally.count))
 
     def discard(
         self,
@@ -333,50 +322,40 @@ class TurnLedger:
         reason: str = "turn_failed",
     ) -> MemoryOutcome:
         """End a failed or abandoned turn: nothing is committed; an open ledger item becomes
-        ``discarded`` (best effort: the cleanup path expires it otherwise)."""
+        ``discarded``, a deferred one a ``discarded`` tombstone (best effort: the cleanup
+        path expires an open one otherwise)."""
         if self._outcome is not None:
             return self._outcome
         self._settle_item()
-        if self._item in (LedgerItem.OPEN, LedgerItem.DEFERRED):
+        if self._state in (LedgerItemState.OPEN, LedgerItemState.DEFERRED):
             try:
-                self._requests += 1
-                self._ledger_repo.discard(
-                    self._user_id,
-                    self._turn_id,
-                    self._clock(),
-                    opened=self._item is LedgerItem.OPEN,
+                self._stores.ledger.discard(
+                    self._turn.user_id,
+                    self._turn.turn_id,
+                    self._config.clock_ms(),
+                    opened=self._state is LedgerItemState.OPEN,
                 )
             except RepositoryError as error:
                 logger.warning("ledger discard failed", extra={"code": error.code})
         if self._session.staged_operations:
-            self._outcome = self._plain_outcome(status, reason)
-        else:
-            self._outcome = self._plain_outcome("unchanged", None)
-        return self._outcome
+            return self._end(status, reason)
+        return self._end("unchanged", None)
 
-    # -- helpers -----------------------------------------------------------------------------
-
-    def _check_scope(self) -> None:
-        scope = current_memory_request.get()
-        if scope is None:
-            return
-        if scope.user_id != self._user_id:
-            raise MemoryScopeError("the memory scope belongs to another user")
-        if not scope.writes_enabled and self._session.writes_enabled:
-            self._session.disable_writes()
+    # -- the ledger item -------------------------------------------------------------------
 
     def _start_item(self) -> bool:
         """At the first staged operation: open the ledger item, or schedule its open."""
-        if self._open_delay_ms is None:
+        delay_ms = self._config.open_delay_ms
+        if delay_ms is None or not self._turn.defers_open:
             return self._open_item()
-        self._staged_at = self._clock()
-        self._item = LedgerItem.DEFERRED
-        self._deferred = DeferredOpen(self._open_deferred, self._open_delay_ms / 1000.0)
+        self._staged_at = self._config.clock_ms()
+        self._state = LedgerItemState.DEFERRED
+        self._deferred = DeferredOpen(self._open_deferred, delay_ms / 1000.0)
         return True
 
     def _settle_item(self) -> None:
-        """At the end of the turn: a deferred open that has not run never will (the item
-        stays DEFERRED: the commit or the discard creates it); one that is running is
+        """At the end of the turn: a deferred open that has not run never will (the state
+        stays DEFERRED: the commit or the discard creates the item); one that is running is
         waited for."""
         if self._deferred is not None:
             self._deferred.settle()
@@ -388,41 +367,33 @@ class TurnLedger:
             logger.warning("ledger open failed", extra={"error_type": type(error).__name__})
             self._refuse(("unavailable", "ledger_unavailable"))
 
-    def _refuse(self, refusal: tuple[OutcomeStatus, str]) -> None:
-        self._refusal = refusal
-        self._item = LedgerItem.REFUSED
-
     def _open_item(self) -> bool:
-        stop: tuple[OutcomeStatus, str] | None = None
+        """Create the ``open`` item; False (and REFUSED) when the turn can no longer commit."""
         if self._cancel.is_set():
-            stop = ("cancelled", "cancel_flag")
-        else:
-            try:
-                self._requests += 1
-                self._ledger_repo.open_turn(
-                    self._user_id,
-                    self._turn_id,
-                    self._deadline_ms,
-                    self._clock(),
-                    opener=self._opener,
-                    connection_id=self._connection_id,
-                )
-            except TurnExistsError:
-                stop = self._why_turn_exists()
-            except RepositoryError as error:
-                logger.warning("ledger open failed", extra={"code": error.code})
-                stop = ("unavailable", "ledger_unavailable")
-        if stop is not None:
-            self._refuse(stop)
-            return False
-        self._item = LedgerItem.OPEN  # ours, or our own put resent by the SDK
+            return self._refuse(("cancelled", "cancel_flag"))
+        try:
+            self._stores.ledger.open_turn(
+                self._turn.user_id,
+                self._turn.turn_id,
+                self._turn.deadline_ms,
+                self._config.clock_ms(),
+                opener=self._opener,
+                connection_id=self._turn.connection_id,
+            )
+        except TurnExistsError:
+            refusal = self._why_turn_exists()
+            if refusal is not None:
+                return self._refuse(refusal)
+        except RepositoryError as error:
+            logger.warning("ledger open failed", extra={"code": error.code})
+            return self._refuse(("unavailable", "ledger_unavailable"))
+        self._state = LedgerItemState.OPEN  # ours, or our own put resent by the SDK
         return True
 
     def _why_turn_exists(self) -> tuple[OutcomeStatus, str] | None:
         """Why the ledger item already exists; None when it is this turn's own open item."""
         try:
-            self._requests += 1
-            record = self._ledger_repo.get(self._user_id, self._turn_id)
+            record = self._stores.ledger.get(self._turn.user_id, self._turn.turn_id)
         except RepositoryError:
             record = None
         if record is not None and record.status == "open" and record.opened_by == self._opener:
@@ -431,11 +402,39 @@ class TurnLedger:
             return ("cancelled", "turn_cancelled")
         return ("conflict", "turn_id_reused")
 
-    def _plain_outcome(self, status: OutcomeStatus, reason: str | None) -> MemoryOutcome:
-        return MemoryOutcome.of(
-            status,
-            self._loaded.snapshot if self._loaded is not None else None,
-            operations=len(self._session.staged_operations),
-            reason=reason,
-            requests=self._requests,
+    def _refuse(self, refusal: tuple[OutcomeStatus, str]) -> bool:
+        self._refusal = refusal
+        self._state = LedgerItemState.REFUSED
+        return False
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _check_scope(self) -> None:
+        scope = current_memory_request.get()
+        if scope is None:
+            return
+        if scope.user_id != self._turn.user_id:
+            raise MemoryScopeError("the memory scope belongs to another user")
+        if not scope.writes_enabled and self._session.writes_enabled:
+            self._session.disable_writes()
+
+    def _end(self, status: OutcomeStatus, reason: str | None) -> MemoryOutcome:
+        """The outcome of a turn that sends no commit."""
+        return self._ended(
+            MemoryOutcome.of(
+                status,
+                self._loaded.snapshot if self._loaded is not None else None,
+                operations=len(self._session.staged_operations),
+                reason=reason,
+                requests=self._stores.tally.count,
+            )
         )
+
+    def _ended(self, outcome: MemoryOutcome) -> MemoryOutcome:
+        self._state = LedgerItemState.ENDED
+        self._outcome = outcome
+        return outcome
+
+
+# The unit of work's name before the ledger item got its own (kept for callers outside).
+TurnLedger = TurnUnitOfWork
