@@ -37,7 +37,7 @@ LINE_START = "^"  # the prefix of an alternative that starts with a line
 # In a prefix's text: where the pattern has \s or \s+ (one or more spaces), and \s*.
 SPACES = "\x00"
 MAYBE_SPACES = "\x01"
-_MAX_PREFIXES = 400
+_MAX_PREFIXES = 150
 _ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
 _SMALL_CLASS = 6  # a class of at most this many literal characters is spelled out
 _SPACE_CLASS = [(sre.IN, [(sre.CATEGORY, sre.CATEGORY_SPACE)])]
