@@ -161,12 +161,14 @@ def _given_reasons() -> Iterator[tuple[str, str]]:
     for path, tree in zip(paths, trees, strict=True):
         where = str(path.relative_to(ROOT))
         candidates: list[ast.expr] = []
+        # Literal["cancelled", "discarded"] is a type, not a (status, reason) pair.
+        types = {id(n.slice) for n in ast.walk(tree) if isinstance(n, ast.Subscript)}
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
                 candidates += [k.value for k in node.keywords if k.arg == "reason"]
                 if _name(node.func) in REASON_GIVERS | coded:
                     candidates += node.args
-            if isinstance(node, ast.Tuple) and len(node.elts) == 2:
+            if isinstance(node, ast.Tuple) and len(node.elts) == 2 and id(node) not in types:
                 first = node.elts[0]
                 if isinstance(first, ast.Constant) and first.value in statuses:
                     candidates.append(node.elts[1])
