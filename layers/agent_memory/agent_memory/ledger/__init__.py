@@ -22,13 +22,8 @@ from agent_memory.ledger.scope import (
     require_memory_request,
 )
 from agent_memory.ledger.stores import LedgerStore, MemoryStore
-from agent_memory.ledger.unit_of_work import (
-    LedgerItemState,
-    MemoryStatus,
-    TurnLedger,
-    TurnSpec,
-    TurnUnitOfWork,
-)
+from agent_memory.ledger.turn import LedgerItemState, TurnSpec
+from agent_memory.ledger.unit_of_work import MemoryStatus, TurnLedger, TurnUnitOfWork
 
 __all__ = [
     "CHAT_OPEN_DELAY_MS",

@@ -34,25 +34,21 @@ outcome ``proposed``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from agent_memory.domain import (
     MemoryValidationError,
-    Provenance,
     Snapshot,
     apply_operations,
-    carry_provenance,
-    diff_snapshots,
 )
+from agent_memory.ledger.attempt_records import AttemptRecords
 from agent_memory.ledger.cancel import CancelFlag
 from agent_memory.ledger.commit_request import CommitRecord, CommitRequest, operation_counts
 from agent_memory.ledger.config import LedgerConfig, new_request_token
 from agent_memory.ledger.exceptions import TurnCancelledError
 from agent_memory.ledger.outcome import MemoryOutcome, OutcomeStatus
 from agent_memory.ledger.retry import (
-    CONDITION_FAILED,
     Action,
     Classification,
     classify_cancellation,
@@ -65,18 +61,14 @@ from agent_memory.ledger.stores import (
     RequestTally,
 )
 from agent_memory.repository import (
-    PROPOSAL_TTL_S,
     DeadlineTooCloseError,
-    HistoryRecord,
     LedgerRecord,
     LoadedMemory,
     MemoryUnavailableError,
-    Proposal,
     RepositoryError,
     RetryableError,
     TransactionCancelledError,
     TransportError,
-    new_time_ordered_id,
 )
 
 if TYPE_CHECKING:
@@ -152,13 +144,7 @@ class _Commit:
         # The fence is what the FIRST load saw, never a reload's: a turn that loaded before
         # a DELETE /memory must not pass the fence by reloading after it.
         self._generation = request.loaded.forget_generation
-        # One id for the commit, whichever attempt lands (the ledger lets one land at most);
-        # token -> the history record or proposal id that request carried.
-        self._commit_id: str | None = None
-        self._recorded: dict[str, str | None] = {}
-        self._guard_index: int | None = None
-        # token -> the provenance of the documents that request would commit.
-        self._provenance: dict[str, Mapping[str, tuple[Provenance, ...]]] = {}
+        self._records = AttemptRecords(request, memory)
         self.retries = 0
         self.replays = 0
 
@@ -195,7 +181,7 @@ class _Commit:
         now = self._config.clock_ms()
         token = self._config.new_token()
         items = [
-            *self._record_writes(loaded, staged, now, token),
+            *self._records.items(loaded, staged, now, token),
             self._memory.forget_fence(self._request.user_id, self._generation),
             self._ledger.commit_item(
                 self._request.user_id,
@@ -258,7 +244,7 @@ class _Commit:
             return self._check_ledger()
         if decision.action is Action.FORGOTTEN:
             return self._forgotten()
-        if self._guard_failed(error.reasons):
+        if self._records.guard_failed(error.reasons):
             # Our own earlier, ambiguous attempt may be what consumed the proposal.
             settled = self._committed_by_us() if self._ambiguous else None
             return settled or self._give_up("conflict", "proposal_missing")
@@ -292,63 +278,13 @@ class _Commit:
             return self._forgotten()
         return loaded
 
-    # -- the items of an attempt ---------------------------------------------------------
+    # -- helpers of an attempt -----------------------------------------------------------
 
     def _replay(self, latest: Snapshot) -> Snapshot:
         replay = self._request.record.replay
         if replay is not None:
             return replay(latest)
         return apply_operations(latest, list(self._request.operations))
-
-    def _record_writes(
-        self, loaded: LoadedMemory, staged: Snapshot, now: int, token: str
-    ) -> list[TransactWriteItemTypeDef]:
-        """This attempt's items before the ledger's: the documents and the history record,
-        the approved proposal's Delete; or, in ``approve`` mode, the proposal alone."""
-        user_id, record = self._request.user_id, self._request.record
-        if record.propose:
-            proposal_id = self._commit_id or new_time_ordered_id(now)
-            self._commit_id = proposal_id
-            self._recorded[token] = proposal_id
-            proposal = Proposal(
-                proposal_id=proposal_id,
-                turn_id=self._request.turn_id,
-                created_at=now,
-                expires_at=now // 1000 + PROPOSAL_TTL_S,
-                operations=self._request.operations,
-            )
-            return [self._memory.proposal_write(user_id, proposal)]
-        stamp = Provenance(source=record.source, updated_at=now, turn_id=self._turn_of_record())
-        items = self._memory.document_writes(user_id, loaded, staged, now, stamp=stamp)
-        self._provenance[token] = carry_provenance(
-            loaded.snapshot, loaded.provenance, staged, stamp
-        )
-        changes = diff_snapshots(loaded.snapshot, staged)
-        self._recorded[token] = None
-        if changes:
-            self._commit_id = self._commit_id or new_time_ordered_id(now)
-            self._recorded[token] = self._commit_id
-            history = HistoryRecord(
-                commit_id=self._commit_id,
-                source=record.source,
-                committed_at=now,
-                changes=changes,
-                turn_id=self._turn_of_record(),
-            )
-            items.append(self._memory.history_write(user_id, history))
-        if record.proposal_id is not None:
-            self._guard_index = len(items)
-            items.append(self._memory.consume_proposal_write(user_id, record.proposal_id, now))
-        return items
-
-    def _turn_of_record(self) -> str | None:
-        """The turn a record names: a chat turn's id (a user's own commit has none)."""
-        return self._request.turn_id if self._request.record.source == "chat" else None
-
-    def _guard_failed(self, reasons: Sequence[str]) -> bool:
-        """The approved proposal is gone (approved, rejected or expired meanwhile)."""
-        index = self._guard_index
-        return index is not None and len(reasons) > index and reasons[index] == CONDITION_FAILED
 
     # -- settling: what the ledger item says happened --------------------------------------
 
@@ -443,14 +379,14 @@ class _Commit:
 
     def _landed(self, token: str, snapshot: Snapshot) -> MemoryOutcome:
         """The outcome of the request sent with ``token``, which committed."""
-        recorded = self._recorded.get(token)
+        recorded = self._records.recorded.get(token)
         if self._request.record.propose:
             outcome = self._outcome("proposed", self._request.loaded.snapshot)
             return replace(outcome, proposal_id=recorded)
         return replace(
             self._outcome("committed", snapshot),
             commit_id=recorded,
-            committed_provenance=self._provenance.get(token),
+            committed_provenance=self._records.provenance.get(token),
         )
 
     def _outcome(

@@ -26,7 +26,6 @@ where that item stands for this turn.
 
 from __future__ import annotations
 
-import enum
 import uuid
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -56,6 +55,7 @@ from agent_memory.ledger.stores import (
     MemoryStore,
     RequestTally,
 )
+from agent_memory.ledger.turn import LedgerItemState, TurnSpec
 from agent_memory.repository import (
     DEFAULT_WRITE_MODE,
     LoadedMemory,
@@ -69,34 +69,6 @@ from agent_memory.repository import (
 logger = Logger(service="agent-memory", child=True)
 
 MemoryStatus = Literal["available", "unavailable"]
-
-
-class LedgerItemState(enum.Enum):
-    """Where the turn's ledger item stands; ``ENDED`` once the turn has its outcome."""
-
-    NOT_STAGED = "not_staged"  # nothing staged: no item, nothing to commit
-    DEFERRED = "deferred"  # staged; the commit creates the item unless the timer opens it
-    OPEN = "open"  # the item is open: the commit moves it to committed
-    REFUSED = "refused"  # the item could not be created: the turn cannot commit
-    ENDED = "ended"  # committed or discarded: the outcome is final
-
-
-@dataclass(frozen=True)
-class TurnSpec:
-    """Which turn: its user and id, its deadline, who writes (``source``) and, for a streamed
-    turn, its WebSocket connection (recorded on the ledger item for its ``$disconnect``)."""
-
-    user_id: str
-    turn_id: str
-    deadline_ms: int
-    source: Source = "chat"
-    connection_id: str = ""
-
-    @property
-    def defers_open(self) -> bool:
-        """A chat turn over HTTP may defer its ledger open; a streamed turn's $disconnect
-        finds it by its item, and a user's edit commits at once anyway."""
-        return self.source == "chat" and not self.connection_id
 
 
 @dataclass(frozen=True)
