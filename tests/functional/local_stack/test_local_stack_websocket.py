@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import boto3
 import pytest
 from stack_support import RunningStack, new_turn_id, start_stack, wait_for
 from stream_support import (
@@ -223,6 +224,33 @@ def test_a_cancel_frame_stops_the_turn_from_committing(stack: RunningStack, alic
     assert by_type["cancelled"]["turn_id"] == turn_id
     assert by_type["done"]["memory"]["status"] == "cancelled"
     assert stack.memory(alice)["memory"] == []
+
+
+def test_the_management_api_answers_as_the_service_for_a_connection_that_is_gone(
+    stack: RunningStack,
+) -> None:
+    # GIVEN the real apigatewaymanagementapi client pointed at the stack's management API
+    client = boto3.client(
+        "apigatewaymanagementapi",
+        endpoint_url=f"{stack.url}/local",
+        region_name="us-east-1",
+        aws_access_key_id="local",
+        aws_secret_access_key="local",
+    )
+
+    # WHEN it posts to, checks and deletes a connection that is not (or no longer) open
+    # THEN each raises the service's GoneException (410), as for a client that left
+    for call in (
+        lambda: client.post_to_connection(ConnectionId="gone-connection=", Data=b"{}"),
+        lambda: client.get_connection(ConnectionId="gone-connection="),
+        lambda: client.delete_connection(ConnectionId="gone-connection="),
+    ):
+        with pytest.raises(client.exceptions.GoneException) as gone:
+            call()
+        assert gone.value.response["ResponseMetadata"]["HTTPStatusCode"] == 410
+    # AND a frame over 128 KB is refused as the service refuses it
+    with pytest.raises(client.exceptions.PayloadTooLargeException):
+        client.post_to_connection(ConnectionId="any=", Data=b"x" * (MAX_MESSAGE_BYTES + 1))
 
 
 @pytest.fixture(scope="module")
