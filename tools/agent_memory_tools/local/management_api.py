@@ -6,7 +6,8 @@ Errors are the service's own (rest-json: ``x-amzn-ErrorType`` and ``{"message"}`
 real client raises the real exceptions: ``GoneException`` (410) for a connection that is
 gone or never was, ``PayloadTooLargeException`` (413) over 128 KB, ``ForbiddenException``
 (403) for a caller that is not on this machine (in AWS the API needs IAM credentials; here
-only the stack's own functions, on loopback, may post to a client).
+only the stack's own functions may post to a client: callers on loopback, or on the address
+the stack listens on).
 """
 
 from __future__ import annotations
@@ -45,9 +46,13 @@ def _gone() -> Response:
     return _error(410, "GoneException", "The connection is gone.")
 
 
-def _is_loopback(host: str | None) -> bool:
+def _is_this_machine(request: Request) -> bool:
+    """A caller on loopback, or on the address the stack listens on (a stack bound to one
+    of the machine's own addresses is reached there, by its functions too)."""
+    host = request.client.host if request.client else None
+    server = request.scope.get("server") or (None, None)
     try:
-        return host is not None and ipaddress.ip_address(host).is_loopback
+        return host is not None and (ipaddress.ip_address(host).is_loopback or host == server[0])
     except ValueError:
         return False
 
@@ -63,7 +68,7 @@ class _ManagementApi:
         self._log = log
 
     async def endpoint(self, request: Request) -> Response:
-        if not _is_loopback(request.client.host if request.client else None):
+        if not _is_this_machine(request):
             return _error(403, "ForbiddenException", "Forbidden")
         connection_id = request.path_params["connection_id"]
         connection = self._registry.get(connection_id)
