@@ -19,6 +19,11 @@ from agent_memory_tools.loadtest.record import RunRecord
 from agent_memory_tools.loadtest.session import run_load_test
 from agent_memory_tools.loadtest.targets.dynamodb import MotoTables
 from agent_memory_tools.loadtest.targets.inprocess import InProcessTarget
+from agent_memory_tools.loadtest.targets.management import (
+    DROP_AFTER_STARTED,
+    DROP_MID_STREAM,
+    ManagementServer,
+)
 from agent_memory_tools.local.functions import project_root
 
 pytestmark = pytest.mark.slow
@@ -125,3 +130,31 @@ def test_disconnect_turns_need_stream(capsys: pytest.CaptureFixture[str]) -> Non
     assert over_http != 0
     assert "add --stream" in err
     assert "--stream runs in-process" in err
+
+
+@pytest.mark.parametrize(
+    ("drop", "gone_after"),
+    [(DROP_AFTER_STARTED, "started"), (DROP_MID_STREAM, "delta"), (None, None)],
+)
+def test_a_dropping_client_is_gone_from_the_frame_it_drops_at(
+    drop: str | None, gone_after: str | None
+) -> None:
+    dropped: list[str] = []
+    server = ManagementServer(on_drop=dropped.append)
+    try:
+        server.open("c1=", drop)
+        answers = [
+            (kind, server.post("c1=", f'{{"type": "{kind}", "text": "w "}}'.encode()))
+            for kind in ("started", "delta", "delta")
+        ]
+        check = server.check("c1=")
+    finally:
+        server.shutdown()
+
+    if gone_after is None:
+        assert [status for _, status in answers] == [200, 200, 200]
+        assert (check, dropped) == (200, [])
+        return
+    first_gone = [kind for kind, _ in answers].index(gone_after) + 1
+    assert [status for _, status in answers] == [200] * first_gone + [410] * (3 - first_gone)
+    assert (check, dropped) == (410, ["c1="])
