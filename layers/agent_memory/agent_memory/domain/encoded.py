@@ -24,6 +24,19 @@ _BASE32_RUN = re.compile(r"[A-Z2-7](?<![A-Za-z0-9=].)[A-Z2-7]{15,}={0,6}(?![A-Za
 _HEX_RUN = re.compile(
     r"[0-9A-Fa-f](?<![0-9A-Fa-f].)[0-9A-Fa-f](?:[0-9A-Fa-f]{2}){7,}(?![0-9A-Fa-f])"
 )
+# The class of each byte of a spaced hex run: "h" a hex digit, "s" a separator ("\\s", ":",
+# ",", "-"), "x" any other. Text holds no run without _SPACED_HEX_SHAPE in its classes.
+_HEX_CLASSES = bytes(
+    ord("h")
+    if chr(code) in "0123456789abcdefABCDEF"
+    else ord("s")
+    if chr(code).isspace() or chr(code) in ":,-"
+    else ord("x")
+    for code in range(256)
+)
+# Non-ASCII text is encoded with "?" for each other character, which may be a Unicode space.
+_HEX_CLASSES_REPLACED = _HEX_CLASSES[: ord("?")] + b"s" + _HEX_CLASSES[ord("?") + 1 :]
+_SPACED_HEX_SHAPE = b"hhs" * 7 + b"hh"
 _ESCAPED_HEX_RUN = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){6,}")
 _PREFIXED_HEX_RUN = re.compile(r"(?:0x[0-9A-Fa-f]{2}[\s,]{0,3}){6,}")
 _SPACED_HEX_RUN = re.compile(
@@ -71,7 +84,7 @@ def _candidates(plain: str, skeleton_words: frozenset[bytes], long_words: str) -
         yield _decode_base32(run)
     for run in set(_HEX_RUN.findall(long_words)[:_MAX_CANDIDATES]):
         yield _decode_hex(run)
-    spaced = _SPACED_HEX_RUN.findall(plain)
+    spaced = _SPACED_HEX_RUN.findall(plain) if _may_hold_spaced_hex(plain) else []
     if "\\x" in plain:
         spaced += _ESCAPED_HEX_RUN.findall(plain)
     if "0x" in plain:
@@ -89,6 +102,15 @@ def _candidates(plain: str, skeleton_words: frozenset[bytes], long_words: str) -
         yield codecs.encode(plain, "rot13")
     if not _REVERSED_WORDS.isdisjoint(skeleton_words):
         yield plain[::-1]
+
+
+def _may_hold_spaced_hex(plain: str) -> bool:
+    """False when ``plain`` cannot hold a spaced hex run: a byte translation and a substring
+    test, where the run's search would start at every hex letter of ordinary prose."""
+    if plain.isascii():
+        return _SPACED_HEX_SHAPE in plain.encode("ascii").translate(_HEX_CLASSES)
+    replaced = plain.encode("ascii", "replace")
+    return _SPACED_HEX_SHAPE in replaced.translate(_HEX_CLASSES_REPLACED)
 
 
 def _decode_base64(run: str) -> str:
