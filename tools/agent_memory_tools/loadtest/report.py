@@ -112,6 +112,13 @@ def summary_text(report: Mapping[str, Any], files: Sequence[str]) -> str:
             + f"  (last/first {ratio:.2f})"
         )
         lines.append("                  p50 ms  " + " ".join(f"{p['p50_ms']:.0f}" for p in parts))
+        if all("turns_per_second_without_sleep" in p for p in parts):
+            awake = [p["turns_per_second_without_sleep"] for p in parts]
+            lines.append(
+                "                  turns/s without the cancel turns' sleep "
+                + " ".join(f"{v:.1f}" for v in awake)
+                + f"  (last/first {awake[-1] / max(awake[0], 1e-9):.2f})"
+            )
         if all("worker_cpu_ms_per_turn" in p for p in parts):
             lines.append(
                 "                  CPU ms/turn, workers "

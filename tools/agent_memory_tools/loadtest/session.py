@@ -83,6 +83,7 @@ def run_load_test(
             planned=len(plan.order),
             stopped_early=dispatched.stopped_early,
             measures_requests=target.measures_requests,
+            concurrency=config.concurrency,
         )
         if baseline is not None:
             summary["memory_cost"] = memory_cost(summary["latency_ms_without_sleep"], baseline)

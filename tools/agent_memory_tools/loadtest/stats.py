@@ -35,7 +35,9 @@ DEFINITIONS = {
         " wall time and its p50 latency; last/first compares the last tenth with the first."
         " In-process also the CPU time per turn: the workers' (the handlers) and the load"
         " test's own process (its driver and the moto server), which other load on the"
-        " machine does not change as it changes wall time"
+        " machine does not change as it changes wall time; and turns/s without the cancel"
+        " turns' sleep (their slot-seconds asleep taken off each tenth's wall time: they"
+        " start early and finish from the second tenth on)"
     ),
     "peak_rss_mb": (
         "peak resident memory (ru_maxrss) of the load-test process (in-process: with the moto"
@@ -75,6 +77,7 @@ def summarize(
     planned: int,
     stopped_early: bool,
     measures_requests: bool,
+    concurrency: int | None = None,
 ) -> dict[str, Any]:
     turns = record.finished_turns()
     latencies = [t.latency_ms for t in turns if t.latency_ms is not None]
@@ -100,13 +103,20 @@ def summarize(
         "commit": _commit(turns) if measures_requests else None,
         "dynamodb_requests_per_turn": _requests(turns) if measures_requests else None,
         "timeline": timeline(turns, seconds),
-        "tenths": tenths(turns),
+        "tenths": tenths(turns, concurrency=concurrency),
     }
 
 
-def tenths(turns: Sequence[TurnRecord]) -> list[dict[str, float]]:
+def tenths(
+    turns: Sequence[TurnRecord], *, concurrency: int | None = None
+) -> list[dict[str, float]]:
     """Turns/s and p50 latency of each tenth of the run's turns, in the order they finished:
-    a per-turn cost that grows with the turns served shows as falling throughput."""
+    a per-turn cost that grows with the turns served shows as falling throughput.
+
+    With ``concurrency``, also the turns/s of the time the slots were not held by the cancel
+    turns' sleeps (``sleep_seconds``, counted in the tenth the turn finished in): those turns
+    start in the first tenth and finish from the second on, so they take capacity from the
+    later tenths that no per-turn cost explains."""
     done = sorted(
         (t for t in turns if t.finished is not None and t.latency_ms is not None),
         key=lambda t: t.finished or 0.0,
@@ -125,6 +135,11 @@ def tenths(turns: Sequence[TurnRecord]) -> list[dict[str, float]]:
             "turns_per_second": round(len(part) / span, 2),
             "p50_ms": round(percentile(sorted(t.latency_ms or 0.0 for t in part), 50), 1),
         }
+        if concurrency:
+            asleep = sum(t.sleep_seconds for t in part) / concurrency
+            figures["turns_per_second_without_sleep"] = round(
+                len(part) / max(span - asleep, 1e-9), 2
+            )
         worker_cpu = [t.cpu_ms for t in part if t.cpu_ms is not None]
         if worker_cpu:
             figures["worker_cpu_ms_per_turn"] = round(sum(worker_cpu) / len(worker_cpu), 2)
