@@ -1,5 +1,5 @@
 """The user's own memory: GET/PATCH/DELETE /memory, its history, undo, write mode and
-proposals, and POST /turns/{turn_id}/cancel."""
+proposals, POST /turns/{turn_id}/cancel and GET /turns/{turn_id}."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from agent_memory.http.contract import (
     CancelResponse,
     HistoryResponse,
     ProposalsResponse,
+    TurnStatusResponse,
     UndoRequest,
     WriteModeSettings,
 )
@@ -191,6 +192,19 @@ def cancel_turn(turn_id: str) -> CancelResponse:
     turn = parse_turn_id(turn_id)
     status = memory_service().cancel_turn(user_id, turn)
     return CancelResponse(turn_id=turn, status=status)
+
+
+@app.get(
+    "/turns/<turn_id>",
+    operation_id="get_turn",
+    tags=["turns"],
+    summary="What became of a turn's memory writes (for a client that lost the answer)",
+    description="The turn ledger's status. 404 when the turn staged nothing or is not yours.",
+)
+def get_turn(turn_id: str) -> TurnStatusResponse:
+    user_id = authenticated_subject(app)
+    turn = parse_turn_id(turn_id)
+    return TurnStatusResponse(turn_id=turn, status=memory_service().turn_status(user_id, turn))
 
 
 lambda_handler = private_api_handler(app)

@@ -37,6 +37,7 @@ from moto.server import ThreadedMotoServer
 
 from agent_memory.repository import (
     ENV_ENDPOINT_URL,
+    ENV_IDEMPOTENCY_TABLE,
     ENV_MEMORY_TABLE,
     ENV_REGION,
     ENV_TURN_LEDGER_TABLE,
@@ -98,7 +99,11 @@ def transaction_client(moto_endpoint: str) -> Any:
 
 def unique_table_names(prefix: str = "t") -> TableNames:
     suffix = uuid.uuid4().hex[:12]
-    return TableNames(memory=f"{prefix}-memory-{suffix}", turn_ledger=f"{prefix}-ledger-{suffix}")
+    return TableNames(
+        memory=f"{prefix}-memory-{suffix}",
+        turn_ledger=f"{prefix}-ledger-{suffix}",
+        idempotency=f"{prefix}-idempotency-{suffix}",
+    )
 
 
 @pytest.fixture
@@ -134,6 +139,7 @@ def dynamodb_env(
     monkeypatch.setenv(ENV_ENDPOINT_URL, moto_endpoint)
     monkeypatch.setenv(ENV_MEMORY_TABLE, table_names.memory)
     monkeypatch.setenv(ENV_TURN_LEDGER_TABLE, table_names.turn_ledger)
+    monkeypatch.setenv(ENV_IDEMPOTENCY_TABLE, table_names.idempotency)
     for name, value in DUMMY_CREDENTIALS.items():
         monkeypatch.setenv(name.upper(), value)
     monkeypatch.delenv("AWS_SESSION_TOKEN", raising=False)

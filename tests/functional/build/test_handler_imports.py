@@ -53,6 +53,8 @@ NEVER = {
         "agent_memory.models.http_transport",
         "agent_memory.service.streaming",
         "agent_memory.service.user_control",
+        # Powertools' idempotency: loaded by the first request with an Idempotency-Key.
+        "aws_lambda_powertools.utilities.idempotency",
     ),
     "authorizer": (
         "boto3",

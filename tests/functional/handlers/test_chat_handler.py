@@ -176,6 +176,23 @@ def test_a_retried_turn_adds_nothing_twice(api: Api) -> None:
     first = api.chat("remember: once only", turn_id=turn_id)
     second = api.chat("remember: once only", turn_id=turn_id)
 
+    # The retry replays the first answer (test_chat_retries.py has the whole protocol)
+    assert first.memory["status"] == "committed"
+    assert second.body == first.body
+    assert second.headers.get("Idempotent-Replayed") == "true"
+    assert api.memory()["memory"] == ["once only"]
+
+
+def test_without_the_idempotency_table_a_retry_still_commits_nothing_twice(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # GIVEN a chat function deployed without its idempotency table
+    cold_start_with(monkeypatch, IDEMPOTENCY_TABLE_NAME=None)
+    turn_id = new_turn_id()
+    first = api.chat("remember: once only", turn_id=turn_id)
+    second = api.chat("remember: once only", turn_id=turn_id)
+
+    # THEN the ledger alone refuses the second commit of a completed turn
     assert first.memory["status"] == "committed"
     assert second.memory["status"] == "conflict"
     assert second.memory["reason"] == "turn_id_reused"

@@ -23,6 +23,7 @@ FUNCTION_OF = {
     "memory_patch.json": "memory_api",
     "memory_delete.json": "memory_api",
     "turn_cancel.json": "memory_api",
+    "turn_get.json": "memory_api",
     "eval_chat.json": "eval",
     "cleanup_scheduled.json": "cleanup",
 }
@@ -44,5 +45,9 @@ def test_the_event_is_handled(api: Api, name: str) -> None:
 
     if function == "cleanup":
         assert result == {"expired": 0}
+    elif name == "turn_get.json":
+        # Fresh tables: the turn staged nothing, so there is nothing to tell.
+        assert result["statusCode"] == 404, result
+        assert json.loads(result["body"])["error"]["code"] == "turn_not_found"
     else:
         assert 200 <= result["statusCode"] < 300, result

@@ -14,6 +14,7 @@ from agent_memory.repository import (
     AlreadyCommittedError,
     LedgerRepository,
     MemoryRepository,
+    NewTurn,
     TransactionCancelledError,
     TurnExistsError,
     open_shard,
@@ -62,6 +63,127 @@ def test_open_turn_is_conditional(ledger_repository: LedgerRepository) -> None:
     # WHEN the same turn id opens again THEN it is refused
     with pytest.raises(TurnExistsError):
         ledger_repository.open_turn(USER, "t1", DEADLINE, NOW + 1)
+
+
+def _leave_in(ledger: LedgerRepository, memory: MemoryRepository, state: str) -> None:
+    """Turn t1 in ``state``, opened by attempt ``first`` (deadline ``DEADLINE``)."""
+    ledger.open_turn(USER, "t1", DEADLINE, NOW, opener="first")
+    if state == "committed":
+        commit(ledger, memory, "t1", NOW + 5)
+    elif state == "proposed":
+        item = ledger.commit_item(USER, "t1", "tok", NOW + 5, {}, status="proposed")
+        memory.transact_write([item], token="tok")
+    elif state == "cancelled":
+        ledger.cancel(USER, "t1", NOW + 5)
+    elif state == "discarded":
+        assert ledger.discard(USER, "t1", NOW + 5, opener="first")
+    elif state == "expired":
+        assert ledger.expire_overdue(DEADLINE + 1) == 1
+
+
+@pytest.mark.parametrize(
+    ("state", "now"), [("discarded", NOW + 10), ("expired", DEADLINE + 10), ("open", DEADLINE + 1)]
+)
+def test_a_retry_takes_over_an_attempt_that_can_never_commit(
+    ledger_repository: LedgerRepository,
+    memory_repository: MemoryRepository,
+    state: str,
+    now: int,
+) -> None:
+    # GIVEN a failed attempt's item: discarded, expired, or open past its deadline
+    _leave_in(ledger_repository, memory_repository, state)
+
+    # WHEN a retry of the same turn opens it
+    ledger_repository.open_turn(USER, "t1", now + 30_000, now, opener="second")
+
+    # THEN the item is the retry's, open, and the retry can commit
+    record = ledger_repository.get(USER, "t1")
+    assert record is not None
+    assert (record.status, record.opened_by) == ("open", "second")
+    item = ledger_repository.commit_item(USER, "t1", "tok2", now + 5, {}, opener="second")
+    memory_repository.transact_write([item], token="tok2")
+    assert status(ledger_repository, "t1") == "committed"
+
+
+@pytest.mark.parametrize("state", ["committed", "proposed", "cancelled", "open"])
+def test_a_completed_cancelled_or_running_turn_is_never_taken_over(
+    ledger_repository: LedgerRepository, memory_repository: MemoryRepository, state: str
+) -> None:
+    # GIVEN a turn that committed, proposed, was cancelled, or is still running
+    _leave_in(ledger_repository, memory_repository, state)
+
+    # WHEN another attempt of it tries to open it THEN it is refused, the item unchanged
+    with pytest.raises(TurnExistsError):
+        ledger_repository.open_turn(USER, "t1", DEADLINE + 60_000, NOW + 10, opener="second")
+    record = ledger_repository.get(USER, "t1")
+    assert record is not None
+    assert record.status == state
+    assert record.opened_by == "first"
+
+
+def test_the_superseded_attempt_can_neither_commit_nor_discard(
+    ledger_repository: LedgerRepository, memory_repository: MemoryRepository
+) -> None:
+    # GIVEN an attempt that overran its deadline, and a retry that took its item over
+    ledger_repository.open_turn(USER, "t1", DEADLINE, NOW, opener="first")
+    later = DEADLINE + 1
+    ledger_repository.open_turn(USER, "t1", later + 30_000, later, opener="second")
+
+    # WHEN the first attempt still tries to commit (before the retry's deadline) or discard
+    item = ledger_repository.commit_item(USER, "t1", "tok1", later + 5, {}, opener="first")
+    with pytest.raises(TransactionCancelledError):
+        memory_repository.transact_write([item], token="tok1")
+    assert not ledger_repository.discard(USER, "t1", later + 6, opener="first")
+
+    # THEN the retry's item is untouched
+    record = ledger_repository.get(USER, "t1")
+    assert record is not None
+    assert (record.status, record.opened_by) == ("open", "second")
+
+
+def test_a_retry_creates_the_item_in_its_commit_over_a_failed_attempts_tombstone(
+    ledger_repository: LedgerRepository, memory_repository: MemoryRepository
+) -> None:
+    # GIVEN a short first attempt that never opened its item and failed: a tombstone
+    assert ledger_repository.discard(USER, "t1", NOW + 5, opened=False, opener="first")
+
+    # WHEN the failed attempt's own commit still arrives, THEN the tombstone fences it
+    late = ledger_repository.commit_item(
+        USER, "t1", "tok1", NOW + 6, {}, create=NewTurn(NOW, DEADLINE), opener="first"
+    )
+    with pytest.raises(TransactionCancelledError):
+        memory_repository.transact_write([late], token="tok1")
+
+    # WHEN a retry (another attempt) commits, creating the item in its transaction
+    item = ledger_repository.commit_item(
+        USER, "t1", "tok2", NOW + 10, {}, create=NewTurn(NOW + 8, DEADLINE), opener="second"
+    )
+    memory_repository.transact_write([item], token="tok2")
+
+    # THEN it committed, and a third attempt can never commit again
+    record = ledger_repository.get(USER, "t1")
+    assert record is not None
+    assert (record.status, record.opened_by) == ("committed", "second")
+    again = ledger_repository.commit_item(
+        USER, "t1", "tok3", NOW + 20, {}, create=NewTurn(NOW + 15, DEADLINE), opener="third"
+    )
+    with pytest.raises(TransactionCancelledError):
+        memory_repository.transact_write([again], token="tok3")
+    assert not ledger_repository.discard(USER, "t1", NOW + 21, opened=False, opener="third")
+    assert status(ledger_repository, "t1") == "committed"
+
+
+def test_a_commit_creating_the_item_never_replaces_a_cancelled_turn(
+    ledger_repository: LedgerRepository, memory_repository: MemoryRepository
+) -> None:
+    ledger_repository.cancel(USER, "t1", NOW)
+
+    item = ledger_repository.commit_item(
+        USER, "t1", "tok", NOW + 5, {}, create=NewTurn(NOW, DEADLINE), opener="second"
+    )
+    with pytest.raises(TransactionCancelledError):
+        memory_repository.transact_write([item], token="tok")
+    assert status(ledger_repository, "t1") == "cancelled"
 
 
 def test_shards_are_stable_and_spread() -> None:

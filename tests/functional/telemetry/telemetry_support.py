@@ -261,6 +261,7 @@ def before_call(
 class Reply:
     status: int
     body: Any
+    headers: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def memory(self) -> dict[str, Any]:
@@ -295,19 +296,32 @@ class TracedApi:
     handlers: dict[str, Callable[[dict[str, Any], Any], dict[str, Any]]]
     user: str = UID
 
-    def call(self, method: str, path: str, *, body: Any = None, user: str | None = "") -> Reply:
+    def call(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: Any = None,
+        user: str | None = "",
+        headers: Mapping[str, str] | None = None,
+    ) -> Reply:
         function = {"/chat": "chat", "/eval/chat": "eval"}.get(path, "memory_api")
         owner = self.user if user == "" else user
         event = http_api_event(
             method,
             path,
             body=body,
+            headers=headers,
             authorizer_context={"sub": owner} if owner is not None else None,
         )
         self.monkeypatch.setenv("_X_AMZN_TRACE_ID", new_trace_header())
         response = self.handlers[function](event, LocalLambdaContext(function_name=function))
         text = response.get("body") or ""
-        return Reply(status=response["statusCode"], body=json.loads(text) if text else None)
+        return Reply(
+            status=response["statusCode"],
+            body=json.loads(text) if text else None,
+            headers=response.get("headers") or {},
+        )
 
     def chat(self, message: str, *, history: list[dict[str, str]] | None = None) -> Reply:
         return self.call("POST", "/chat", body={"message": message, "history": history or []})

@@ -31,6 +31,7 @@ def test_the_document_is_valid_openapi_with_every_contract_route() -> None:
         ("PATCH", "/memory"),
         ("DELETE", "/memory"),
         ("POST", "/turns/{turn_id}/cancel"),
+        ("GET", "/turns/{turn_id}"),
         ("POST", "/eval/chat"),
         ("GET", "/memory/history"),
         ("DELETE", "/memory/history"),
@@ -91,3 +92,26 @@ def test_uuid_inputs_say_so() -> None:
     assert header["schema"] == {"type": "string", "format": "uuid"}
     cancel = document["paths"]["/turns/{turn_id}/cancel"]["post"]
     assert cancel["parameters"][0]["schema"]["format"] == "uuid"
+
+
+def test_retries_and_the_turn_status_are_in_the_contract() -> None:
+    document = json.loads(CHECKED_IN.read_text())
+
+    # A generated client can read the replay marker of a retried POST /chat
+    chat_ok = document["paths"]["/chat"]["post"]["responses"]["200"]
+    assert chat_ok["headers"]["Idempotent-Replayed"]["schema"] == {
+        "type": "string",
+        "enum": ["true"],
+    }
+    # GET /turns/{turn_id} answers the ledger's statuses
+    turn = document["paths"]["/turns/{turn_id}"]["get"]
+    schema_ref = turn["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+    status = document["components"]["schemas"][schema_ref.rsplit("/", 1)[1]]["properties"]
+    assert set(status["status"]["enum"]) == {
+        "open",
+        "committed",
+        "proposed",
+        "cancelled",
+        "expired",
+        "discarded",
+    }

@@ -11,7 +11,7 @@ from agent_memory.repository.tables import load_template
 
 TEMPLATE = load_template()
 RESOURCES: dict[str, Any] = TEMPLATE["Resources"]
-TABLES = ("MemoryTable", "TurnLedgerTable")
+TABLES = ("MemoryTable", "TurnLedgerTable", "IdempotencyTable")
 
 
 def statements(function: str) -> list[dict[str, Any]]:
@@ -71,7 +71,31 @@ def test_chat_has_only_what_the_turn_protocol_needs() -> None:
             "dynamodb:ConditionCheckItem",
         },
         "TurnLedgerTable": {"dynamodb:PutItem", "dynamodb:GetItem", "dynamodb:UpdateItem"},
+        # Powertools' idempotency: claim, read, complete, release after a failed attempt.
+        "IdempotencyTable": {
+            "dynamodb:PutItem",
+            "dynamodb:GetItem",
+            "dynamodb:UpdateItem",
+            "dynamodb:DeleteItem",
+        },
     }
+
+
+def test_only_the_chat_function_may_touch_the_stored_chat_responses() -> None:
+    # GIVEN every function of the template
+    functions = [
+        name
+        for name, resource in RESOURCES.items()
+        if resource["Type"] == "AWS::Serverless::Function"
+    ]
+    # THEN only the chat function has rights on the idempotency table, or its name
+    for function in functions:
+        environment = RESOURCES[function]["Properties"].get("Environment", {}).get("Variables", {})
+        if function == "ChatFunction":
+            assert environment["IDEMPOTENCY_TABLE_NAME"] == {"Ref": "IdempotencyTable"}
+            continue
+        assert "IdempotencyTable" not in table_actions(function), function
+        assert "IDEMPOTENCY_TABLE_NAME" not in environment, function
 
 
 def test_the_memory_api_has_only_what_its_routes_need() -> None:
@@ -106,6 +130,11 @@ def test_tables_survive_stack_deletion_and_replacement(table: str) -> None:
     resource = RESOURCES[table]
     assert resource["DeletionPolicy"] == "Retain"
     assert resource["UpdateReplacePolicy"] == "Retain"
+    assert resource["Properties"]["DeletionProtectionEnabled"] == {"Ref": "DeletionProtection"}
+    if table == "IdempotencyTable":
+        # Hour-long chat replies: no backup that would keep them for weeks (privacy.md).
+        assert "PointInTimeRecoverySpecification" not in resource["Properties"]
+        return
     assert (
         resource["Properties"]["PointInTimeRecoverySpecification"]["PointInTimeRecoveryEnabled"]
         is True

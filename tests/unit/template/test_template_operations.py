@@ -17,6 +17,7 @@ import pytest
 from agent_memory.ledger import OutcomeStatus
 from agent_memory.repository.tables import default_template_path, load_template
 from agent_memory.service import memory_flag
+from agent_memory.service.retries import RESPONSE_TTL_S
 from agent_memory.telemetry import NAMESPACE, SERVICE
 from agent_memory_tools.operations.target import MEMORY_TABLE_OUTPUT, TURN_LEDGER_TABLE_OUTPUT
 
@@ -307,7 +308,11 @@ def test_prod_is_protected_watched_and_confirmed() -> None:
 # -- retention the privacy policy states -------------------------------------------------
 
 
-@pytest.mark.parametrize("table", sorted(TABLES))
+# The idempotency table holds chat replies for an hour: a backup would keep them for weeks.
+BACKED_UP_TABLES = sorted(set(TABLES) - {"IdempotencyTable"})
+
+
+@pytest.mark.parametrize("table", BACKED_UP_TABLES)
 def test_backups_keep_deleted_data_for_the_stated_recovery_period(table: str) -> None:
     pitr = TABLES[table]["Properties"]["PointInTimeRecoverySpecification"]
     assert pitr == {
@@ -318,6 +323,16 @@ def test_backups_keep_deleted_data_for_the_stated_recovery_period(table: str) ->
     privacy = (ROOT / "docs" / "privacy.md").read_text(encoding="utf-8")
     assert "35 days" in privacy
     assert "PitrRecoveryPeriodDays" in privacy
+
+
+def test_stored_chat_responses_expire_in_an_hour_and_have_no_backup() -> None:
+    table = TABLES["IdempotencyTable"]["Properties"]
+    assert table["TimeToLiveSpecification"] == {"AttributeName": "expiration", "Enabled": True}
+    assert "PointInTimeRecoverySpecification" not in table
+    assert RESPONSE_TTL_S == 3600
+    privacy = (ROOT / "docs" / "privacy.md").read_text(encoding="utf-8")
+    assert "IdempotencyTable" in privacy
+    assert "one hour" in privacy
 
 
 @pytest.mark.parametrize("function", sorted(FUNCTIONS))

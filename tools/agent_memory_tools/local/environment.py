@@ -24,6 +24,7 @@ from typing import Any
 from agent_memory.auth import ENV_ALGORITHMS, ENV_AUDIENCE, ENV_ISSUER, ENV_JWKS_URL
 from agent_memory.repository import (
     ENV_ENDPOINT_URL,
+    ENV_IDEMPOTENCY_TABLE,
     ENV_MEMORY_TABLE,
     ENV_REGION,
     ENV_TURN_LEDGER_TABLE,
@@ -38,7 +39,9 @@ ENV_CLEANUP_INTERVAL = "AGENT_MEMORY_CLEANUP_INTERVAL_SECONDS"
 ENV_MAX_CONCURRENCY = "AGENT_MEMORY_LOCAL_CONCURRENCY"
 
 LOCAL_TABLES = TableNames(
-    memory="agent-memory-local-memory", turn_ledger="agent-memory-local-turn-ledger"
+    memory="agent-memory-local-memory",
+    turn_ledger="agent-memory-local-turn-ledger",
+    idempotency="agent-memory-local-idempotency",
 )
 DEFAULT_REGION = "us-east-1"
 DUMMY_CREDENTIALS = {"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local"}
@@ -67,6 +70,7 @@ STACK_OWNED = frozenset(
         ENV_ENDPOINT_URL,
         ENV_MEMORY_TABLE,
         ENV_TURN_LEDGER_TABLE,
+        ENV_IDEMPOTENCY_TABLE,
         ENV_ISSUER,
         ENV_AUDIENCE,
         ENV_JWKS_URL,
@@ -142,6 +146,7 @@ def _parameter_values(template: Mapping[str, Any], wiring: StackWiring) -> dict[
             "JwksUrl": wiring.issuer_env.get(ENV_JWKS_URL, ""),
             "MemoryTable": wiring.tables.memory,
             "TurnLedgerTable": wiring.tables.turn_ledger,
+            "IdempotencyTable": wiring.tables.idempotency,
         }
     )
     return values

@@ -22,6 +22,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("PATCH", "/memory"): "memory_api",
     ("DELETE", "/memory"): "memory_api",
     ("POST", "/turns/{turn_id}/cancel"): "memory_api",
+    ("GET", "/turns/{turn_id}"): "memory_api",
     ("GET", "/memory/history"): "memory_api",
     ("DELETE", "/memory/history"): "memory_api",
     ("POST", "/memory/undo"): "memory_api",

@@ -47,6 +47,7 @@ ApiErrorCode = Literal[
     "edit_cancelled",
     "edit_outcome_unknown",
     "edit_timeout",
+    "idempotency_key_reused",
     "internal_error",
     "invalid_commit_id",
     "invalid_cursor",
@@ -71,6 +72,8 @@ ApiErrorCode = Literal[
     "throttled",
     "timeout",
     "turn_cancelled",
+    "turn_in_progress",
+    "turn_not_found",
     "turn_timeout",
     "unauthenticated",
     "unavailable",
@@ -232,6 +235,16 @@ class ProposalsResponse(BaseModel):
 class CancelResponse(BaseModel):
     turn_id: str
     status: Literal["cancelled", "expired"]
+
+
+TurnStatusName = Literal["open", "committed", "proposed", "cancelled", "expired", "discarded"]
+
+
+class TurnStatusResponse(BaseModel):
+    """What became of a turn's memory writes (the ledger's status)."""
+
+    turn_id: str
+    status: TurnStatusName
 
 
 class ErrorDetail(BaseModel):

@@ -36,6 +36,7 @@ STATUS_BY_CODE: Mapping[str, HTTPStatus] = MappingProxyType(
         Code.INVALID_CURSOR: HTTPStatus.BAD_REQUEST,
         Code.COMMIT_NOT_FOUND: HTTPStatus.NOT_FOUND,
         Code.PROPOSAL_NOT_FOUND: HTTPStatus.NOT_FOUND,
+        Code.TURN_NOT_FOUND: HTTPStatus.NOT_FOUND,
         # The request no longer applies: nothing was changed.
         Code.UNDO_CONFLICT: HTTPStatus.CONFLICT,
         Code.PROPOSAL_CONFLICT: HTTPStatus.CONFLICT,
@@ -44,6 +45,9 @@ STATUS_BY_CODE: Mapping[str, HTTPStatus] = MappingProxyType(
         Code.EDIT_CANCELLED: HTTPStatus.CONFLICT,
         Code.TURN_CANCELLED: HTTPStatus.CONFLICT,
         Code.ALREADY_COMMITTED: HTTPStatus.CONFLICT,
+        # A retry of POST /chat: the first attempt still runs, or the key named another body.
+        Code.TURN_IN_PROGRESS: HTTPStatus.CONFLICT,
+        Code.IDEMPOTENCY_KEY_REUSED: HTTPStatus.UNPROCESSABLE_ENTITY,
         # Our side cannot serve it now; a retry may succeed.
         Code.MEMORY_DISABLED: HTTPStatus.SERVICE_UNAVAILABLE,
         Code.MEMORY_UNAVAILABLE: HTTPStatus.SERVICE_UNAVAILABLE,

@@ -191,6 +191,7 @@ class _Commit:
                 self._counts,
                 status="proposed" if self._request.record.propose else "committed",
                 create=self._request.new_turn,
+                opener=self._request.opener,
             ),
         ]
         self._sent[token] = staged
@@ -308,6 +309,9 @@ class _Commit:
         if self._request.new_turn is not None:
             # We were creating the item: an open one is another attempt's of this turn id.
             return self._outcome("conflict", None, reason="turn_id_reused")
+        if self._request.opener and record.opened_by != self._request.opener:
+            # A retry took the item over after this attempt failed: that attempt decides.
+            return self._outcome("cancelled", None, reason="turn_superseded")
         # Still open: the condition failed on the deadline (our clock passed it).
         return self._give_up("expired", "deadline_passed")
 
@@ -347,6 +351,7 @@ class _Commit:
                 self._request.turn_id,
                 self._config.clock_ms(),
                 opened=self._request.new_turn is None,
+                opener=self._request.opener,
             )
         except RepositoryError:
             discarded, fenced = False, False  # the cleanup path expires it later

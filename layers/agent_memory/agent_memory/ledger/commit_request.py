@@ -40,6 +40,9 @@ class CommitRequest:
     record: CommitRecord = CommitRecord()
     # The turn never opened its ledger item: the commit transaction creates it.
     new_turn: NewTurn | None = None
+    # The attempt that opened (or creates) the ledger item: the commit lands only while the
+    # item is that attempt's (a retry of a failed attempt takes the item over).
+    opener: str = ""
 
 
 def operation_counts(operations: Sequence[Operation]) -> dict[str, dict[str, int]]:

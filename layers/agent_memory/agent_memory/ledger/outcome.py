@@ -50,6 +50,7 @@ OutcomeReason = Literal[
     "turn_expired",
     "turn_failed",
     "turn_id_reused",
+    "turn_superseded",
     "turn_timeout",
     "unexpected_error",
     "unknown_schema_version",

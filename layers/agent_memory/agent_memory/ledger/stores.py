@@ -92,9 +92,12 @@ class LedgerStore(Protocol):
         *,
         status: Literal["committed", "proposed"] = "committed",
         create: NewTurn | None = None,
+        opener: str = "",
     ) -> TransactWriteItemTypeDef: ...
 
-    def discard(self, user_id: str, turn_id: str, now_ms: int, *, opened: bool = True) -> bool: ...
+    def discard(
+        self, user_id: str, turn_id: str, now_ms: int, *, opened: bool = True, opener: str = ""
+    ) -> bool: ...
 
 
 class RequestTally:
@@ -188,11 +191,13 @@ class CountedLedgerStore:
         self._tally.count += 1
         return self._inner.get(user_id, turn_id)
 
-    def discard(self, user_id: str, turn_id: str, now_ms: int, *, opened: bool = True) -> bool:
+    def discard(
+        self, user_id: str, turn_id: str, now_ms: int, *, opened: bool = True, opener: str = ""
+    ) -> bool:
         self._tally.count += 1
-        if opened:
+        if opened and not opener:
             return self._inner.discard(user_id, turn_id, now_ms)
-        return self._inner.discard(user_id, turn_id, now_ms, opened=False)
+        return self._inner.discard(user_id, turn_id, now_ms, opened=opened, opener=opener)
 
     def commit_item(
         self,
@@ -204,7 +209,8 @@ class CountedLedgerStore:
         *,
         status: Literal["committed", "proposed"] = "committed",
         create: NewTurn | None = None,
+        opener: str = "",
     ) -> TransactWriteItemTypeDef:
         return self._inner.commit_item(
-            user_id, turn_id, token, now_ms, counts, status=status, create=create
+            user_id, turn_id, token, now_ms, counts, status=status, create=create, opener=opener
         )

@@ -280,6 +280,7 @@ class TurnUnitOfWork:
                     propose=self._turn.source == "chat" and self.write_mode == "approve",
                 ),
                 new_turn=NewTurn(self._staged_at, self._turn.deadline_ms) if creates else None,
+                opener=self._opener,
             ),
             memory_repo=self._stores.memory,
             ledger_repo=self._stores.ledger,
@@ -306,6 +307,7 @@ class TurnUnitOfWork:
                     self._turn.turn_id,
                     self._config.clock_ms(),
                     opened=self._state is LedgerItemState.OPEN,
+                    opener=self._opener,
                 )
             except RepositoryError as error:
                 logger.warning("ledger discard failed", extra={"code": error.code})

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from agent_memory.repository.clients import (
         ATTEMPT_TIMEOUTS,
         ENV_ENDPOINT_URL,
+        ENV_IDEMPOTENCY_TABLE,
         ENV_MEMORY_TABLE,
         ENV_REGION,
         ENV_TURN_LEDGER_TABLE,
@@ -80,6 +81,7 @@ _MODULES: dict[str, tuple[str, ...]] = {
     "agent_memory.repository.clients": (
         "ATTEMPT_TIMEOUTS",
         "ENV_ENDPOINT_URL",
+        "ENV_IDEMPOTENCY_TABLE",
         "ENV_MEMORY_TABLE",
         "ENV_REGION",
         "ENV_TURN_LEDGER_TABLE",
@@ -150,6 +152,7 @@ __all__ = [
     "CURRENT_SCHEMA_VERSION",
     "DEFAULT_WRITE_MODE",
     "ENV_ENDPOINT_URL",
+    "ENV_IDEMPOTENCY_TABLE",
     "ENV_MEMORY_TABLE",
     "ENV_REGION",
     "ENV_TURN_LEDGER_TABLE",

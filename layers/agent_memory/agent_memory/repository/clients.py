@@ -52,6 +52,7 @@ ENV_REGION = "AWS_REGION"
 ENV_ENDPOINT_URL = "DYNAMODB_ENDPOINT_URL"
 ENV_MEMORY_TABLE = "MEMORY_TABLE_NAME"
 ENV_TURN_LEDGER_TABLE = "TURN_LEDGER_TABLE_NAME"
+ENV_IDEMPOTENCY_TABLE = "IDEMPOTENCY_TABLE_NAME"
 
 CONNECT_TIMEOUT_S = 2.0
 READ_TIMEOUT_S = 5.0
@@ -93,10 +94,12 @@ def attempt_timeouts_within(budget_s: float | None) -> AttemptTimeouts | None:
 
 @dataclass(frozen=True)
 class TableNames:
-    """The physical names of the two tables."""
+    """The physical names of the tables. ``idempotency`` (the stored chat responses that
+    answer retries) is optional: empty where nothing creates or uses it."""
 
     memory: str
     turn_ledger: str
+    idempotency: str = ""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> TableNames:
@@ -110,7 +113,8 @@ class TableNames:
         ]
         if missing:
             raise ConfigurationError(f"missing environment variable(s): {', '.join(missing)}")
-        return cls(memory=memory, turn_ledger=turn_ledger)
+        idempotency = env.get(ENV_IDEMPOTENCY_TABLE, "")
+        return cls(memory=memory, turn_ledger=turn_ledger, idempotency=idempotency)
 
 
 def client_config(

@@ -127,8 +127,16 @@ class LedgerRepository:
     ) -> None:
         """Create the ``open`` ledger item; ``TurnExistsError`` when the turn id is taken.
 
+        A retry of a failed attempt is a new attempt of the same turn (DESIGN.md step 6), so
+        the put also succeeds over an item that can never commit any more (``TAKEOVER``):
+        ``discarded``, ``expired``, or ``open`` past its deadline. Never over ``committed``,
+        ``proposed`` or ``cancelled``: a completed turn never commits twice, a cancelled one
+        never.
+
         ``opener`` (a random value of the caller's) is stored so that, when the SDK resends a
-        put whose first answer was lost, the caller can recognise the item as its own.
+        put whose first answer was lost, the caller can recognise the item as its own; the
+        commit and the discard are conditional on it, so an earlier attempt can neither
+        commit nor end the attempt that took its item over.
         ``connection_id`` names the WebSocket connection of a streamed turn, so that the
         connection's ``$disconnect`` can fence it (``discard_connection_turns``).
         """
@@ -149,8 +157,9 @@ class LedgerRepository:
             self._client.put_item(
                 TableName=self._table,
                 Item=item,
-                ConditionExpression="attribute_not_exists(#turn_id)",
-                ExpressionAttributeNames={"#turn_id": "turn_id"},
+                ConditionExpression=f"attribute_not_exists(#turn_id) OR {_TAKEOVER}",
+                ExpressionAttributeNames={"#turn_id": "turn_id", "#status": "status"},
+                ExpressionAttributeValues=_takeover_values(now_ms, opener),
             )
         except ClientError as error:
             if error_code(error) == "ConditionalCheckFailedException":
@@ -180,6 +189,7 @@ class LedgerRepository:
         *,
         status: Literal["committed", "proposed"] = "committed",
         create: NewTurn | None = None,
+        opener: str = "",
     ) -> TransactWriteItemTypeDef:
         """The ledger's part of the commit transaction: ``open`` and before the deadline ->
         ``committed`` (``proposed`` in approve mode) with our request token and the
@@ -189,7 +199,11 @@ class LedgerRepository:
         created ``committed`` on the condition that the turn id has no item yet, so a
         cancel's tombstone (or a discard's) fences it as ``status = open`` fences an open
         one. The deadline is the caller's to keep (as ``deadline_ms > :now`` is, since
-        ``:now`` is the caller's clock): no attempt starts that could end after it.
+        ``:now`` is the caller's clock): no attempt starts that could end after it. A retry
+        of a failed attempt also creates it over that attempt's item (``TAKEOVER``).
+
+        ``opener`` names the attempt: its commit lands only while the item is still its own
+        (open by it), and a created item records it.
         """
         if create is not None:
             item: dict[str, AttributeValueTypeDef] = {
@@ -203,14 +217,29 @@ class LedgerRepository:
                 "expires_at": {"N": str(expires_at(now_ms))},
                 "operation_counts": _counts_value(counts),
             }
+            if opener:
+                item["opened_by"] = {"S": opener}
             return {
                 "Put": {
                     "TableName": self._table,
                     "Item": item,
-                    "ConditionExpression": "attribute_not_exists(#turn_id)",
-                    "ExpressionAttributeNames": {"#turn_id": "turn_id"},
+                    "ConditionExpression": f"attribute_not_exists(#turn_id) OR {_TAKEOVER}",
+                    "ExpressionAttributeNames": {"#turn_id": "turn_id", "#status": "status"},
+                    "ExpressionAttributeValues": _takeover_values(now_ms, opener),
                 }
             }
+        condition = "#status = :open AND deadline_ms > :now"
+        values: dict[str, AttributeValueTypeDef] = {
+            ":committed": {"S": status},
+            ":open": {"S": "open"},
+            ":token": {"S": token},
+            ":now": {"N": str(now_ms)},
+            ":expires": {"N": str(expires_at(now_ms))},
+            ":counts": _counts_value(counts),
+        }
+        if opener:
+            condition += " AND opened_by = :opener"
+            values[":opener"] = {"S": opener}
         return {
             "Update": {
                 "TableName": self._table,
@@ -220,16 +249,9 @@ class LedgerRepository:
                     " updated_at = :now, expires_at = :expires, operation_counts = :counts"
                     " REMOVE open_shard"
                 ),
-                "ConditionExpression": "#status = :open AND deadline_ms > :now",
+                "ConditionExpression": condition,
                 "ExpressionAttributeNames": {"#status": "status"},
-                "ExpressionAttributeValues": {
-                    ":committed": {"S": status},
-                    ":open": {"S": "open"},
-                    ":token": {"S": token},
-                    ":now": {"N": str(now_ms)},
-                    ":expires": {"N": str(expires_at(now_ms))},
-                    ":counts": _counts_value(counts),
-                },
+                "ExpressionAttributeValues": values,
             }
         }
 
@@ -288,16 +310,28 @@ class LedgerRepository:
                 break
         raise TurnExistsError
 
-    def discard(self, user_id: str, turn_id: str, now_ms: int, *, opened: bool = True) -> bool:
-        """``open`` -> ``discarded`` (a failed turn); False when the turn was not open.
+    def discard(
+        self, user_id: str, turn_id: str, now_ms: int, *, opened: bool = True, opener: str = ""
+    ) -> bool:
+        """``open`` -> ``discarded`` (a failed turn); False when the turn was not open (or,
+        with ``opener``, is no longer that attempt's).
 
         ``opened=False``: a turn that staged but never opened its item gets a ``discarded``
         tombstone (``GET /turns`` tells the truth, and none of its attempts still in flight
-        can create the item); False when the turn id already has an item.
+        can create the item); over an earlier failed attempt's item too, re-stamped with
+        ``opener``, so that this attempt's own requests in flight stay fenced. False when
+        the turn id has another item (committed, proposed, cancelled or open).
         """
         if not opened:
-            return self._put_tombstone(user_id, turn_id, now_ms, status="discarded")
-        return self._transition(user_id, turn_id, "discarded", now_ms)
+            return self._put_tombstone(user_id, turn_id, now_ms, status="discarded", opener=opener)
+        return self._transition(
+            user_id,
+            turn_id,
+            "discarded",
+            now_ms,
+            extra_condition="opened_by = :opener" if opener else None,
+            extra_values={":opener": {"S": opener}} if opener else None,
+        )
 
     def discard_connection_turns(self, user_id: str, connection_id: str, now_ms: int) -> int:
         """The ``$disconnect`` fence: every open turn of this WebSocket connection becomes
@@ -363,6 +397,7 @@ class LedgerRepository:
         now_ms: int,
         *,
         extra_condition: str | None = None,
+        extra_values: Mapping[str, AttributeValueTypeDef] | None = None,
     ) -> bool:
         condition = "#status = :open"
         if extra_condition:
@@ -382,6 +417,7 @@ class LedgerRepository:
                     ":open": {"S": "open"},
                     ":now": {"N": str(now_ms)},
                     ":expires": {"N": str(expires_at(now_ms))},
+                    **(extra_values or {}),
                 },
             )
         except ClientError as error:
@@ -399,20 +435,35 @@ class LedgerRepository:
         now_ms: int,
         *,
         status: Literal["cancelled", "discarded"] = "cancelled",
+        opener: str = "",
     ) -> bool:
+        """A tombstone where the turn id has no item; a ``discarded`` one (with ``opener``)
+        also over an earlier failed attempt's item, as a retry's commit would be."""
+        item: dict[str, AttributeValueTypeDef] = {
+            **_key(user_id, turn_id),
+            "status": {"S": status},
+            f"{status}_at": {"N": str(now_ms)},
+            "updated_at": {"N": str(now_ms)},
+            "expires_at": {"N": str(expires_at(now_ms))},
+        }
+        condition = "attribute_not_exists(#turn_id)"
+        names = {"#turn_id": "turn_id"}
+        values: dict[str, AttributeValueTypeDef] = {}
+        if status == "discarded" and opener:
+            item["opened_by"] = {"S": opener}
+            condition = f"{condition} OR {_TAKEOVER}"
+            names["#status"] = "status"
+            values = _takeover_values(now_ms, opener)
+        request: dict[str, Any] = {
+            "TableName": self._table,
+            "Item": item,
+            "ConditionExpression": condition,
+            "ExpressionAttributeNames": names,
+        }
+        if values:
+            request["ExpressionAttributeValues"] = values
         try:
-            self._client.put_item(
-                TableName=self._table,
-                Item={
-                    **_key(user_id, turn_id),
-                    "status": {"S": status},
-                    f"{status}_at": {"N": str(now_ms)},
-                    "updated_at": {"N": str(now_ms)},
-                    "expires_at": {"N": str(expires_at(now_ms))},
-                },
-                ConditionExpression="attribute_not_exists(#turn_id)",
-                ExpressionAttributeNames={"#turn_id": "turn_id"},
-            )
+            self._client.put_item(**request)
         except ClientError as error:
             if error_code(error) == "ConditionalCheckFailedException":
                 return False
@@ -420,6 +471,24 @@ class LedgerRepository:
         except BotoCoreError as error:
             raise translate_error(error) from error
         return True
+
+
+# The items a new attempt of a turn may replace: an earlier attempt's that can never commit
+# (failed, expired, or open past its deadline), never the attempt's own (``:opener``).
+_TAKEOVER = (
+    "((#status IN (:discarded, :expired) OR (#status = :open AND deadline_ms < :now))"
+    " AND (attribute_not_exists(opened_by) OR opened_by <> :opener))"
+)
+
+
+def _takeover_values(now_ms: int, opener: str) -> dict[str, AttributeValueTypeDef]:
+    return {
+        ":discarded": {"S": "discarded"},
+        ":expired": {"S": "expired"},
+        ":open": {"S": "open"},
+        ":now": {"N": str(now_ms)},
+        ":opener": {"S": opener or "-"},
+    }
 
 
 def _key(user_id: str, turn_id: str) -> dict[str, AttributeValueTypeDef]:

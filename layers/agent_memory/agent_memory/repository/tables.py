@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 TEMPLATE_NAME = "template.yaml"
 MEMORY_TABLE_RESOURCE = "MemoryTable"
 TURN_LEDGER_TABLE_RESOURCE = "TurnLedgerTable"
+IDEMPOTENCY_TABLE_RESOURCE = "IdempotencyTable"
 
 # CloudFormation properties that map one to one onto CreateTable arguments. Encryption,
 # deletion protection and point-in-time recovery are deployment concerns left out locally.
@@ -105,12 +106,15 @@ def create_tables_from_template(
     names: TableNames,
     template_path: Path | str | None = None,
 ) -> None:
-    """Create ``MemoryTable`` and ``TurnLedgerTable`` (with TTL) under the given names."""
+    """Create ``MemoryTable`` and ``TurnLedgerTable`` (with TTL) under the given names, and
+    ``IdempotencyTable`` when ``names.idempotency`` is set."""
     definitions = table_definitions(load_template(template_path))
     physical = {
         MEMORY_TABLE_RESOURCE: names.memory,
         TURN_LEDGER_TABLE_RESOURCE: names.turn_ledger,
     }
+    if names.idempotency:
+        physical[IDEMPOTENCY_TABLE_RESOURCE] = names.idempotency
     for logical_id, table_name in physical.items():
         if logical_id not in definitions:
             raise ValueError(f"{logical_id} is not defined in the template")
@@ -125,8 +129,10 @@ def create_tables_from_template(
 
 
 def delete_tables(client: DynamoDBClient, names: TableNames) -> None:
-    """Drop both tables (tests and the local stack; ignores tables already gone)."""
-    for table_name in (names.memory, names.turn_ledger):
+    """Drop the tables (tests and the local stack; ignores tables already gone)."""
+    for table_name in (names.memory, names.turn_ledger, names.idempotency):
+        if not table_name:
+            continue
         with contextlib.suppress(client.exceptions.ResourceNotFoundException):
             client.delete_table(TableName=table_name)
 

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from agent_memory.service.chat import ChatResult, ChatService, ChatTurn, DeltaSink
     from agent_memory.service.cleanup import LedgerCleanup
     from agent_memory.service.composition import (
+        chat_retries,
         chat_service,
         connection_fence,
         eval_service,
@@ -25,13 +26,16 @@ if TYPE_CHECKING:
     from agent_memory.service.exceptions import (
         ClientDisconnectedError,
         ConfigurationError,
+        IdempotencyKeyReusedError,
         MemoryEditRejectedError,
         ServiceError,
         ServiceErrorCode,
         TurnFailedError,
+        TurnInProgressError,
     )
     from agent_memory.service.memory import MemoryService
-    from agent_memory.service.requests import chat_response, run_chat_turn
+    from agent_memory.service.requests import answer_chat, chat_response, run_chat_turn
+    from agent_memory.service.retries import Answer, ChatRetries
     from agent_memory.service.settings import TurnSettings
     from agent_memory.service.streaming import (
         ConnectionFence,
@@ -44,7 +48,9 @@ if TYPE_CHECKING:
     from agent_memory.service.user_control import HistoryPage, UserControlService
 
 _EXPORTS: dict[str, str] = {
+    "Answer": "agent_memory.service.retries",
     "ChatResult": "agent_memory.service.chat",
+    "ChatRetries": "agent_memory.service.retries",
     "ChatService": "agent_memory.service.chat",
     "ChatTurn": "agent_memory.service.chat",
     "ClientDisconnectedError": "agent_memory.service.exceptions",
@@ -53,15 +59,19 @@ _EXPORTS: dict[str, str] = {
     "DeltaSink": "agent_memory.service.chat",
     "ConfigurationError": "agent_memory.service.exceptions",
     "HistoryPage": "agent_memory.service.user_control",
+    "IdempotencyKeyReusedError": "agent_memory.service.exceptions",
     "LedgerCleanup": "agent_memory.service.cleanup",
     "MemoryEditRejectedError": "agent_memory.service.exceptions",
     "MemoryService": "agent_memory.service.memory",
     "ServiceError": "agent_memory.service.exceptions",
     "ServiceErrorCode": "agent_memory.service.exceptions",
     "TurnFailedError": "agent_memory.service.exceptions",
+    "TurnInProgressError": "agent_memory.service.exceptions",
     "TurnSettings": "agent_memory.service.settings",
     "UserControlService": "agent_memory.service.user_control",
+    "answer_chat": "agent_memory.service.requests",
     "chat_response": "agent_memory.service.requests",
+    "chat_retries": "agent_memory.service.composition",
     "cancel_streamed_turn": "agent_memory.service.streaming",
     "chat_service": "agent_memory.service.composition",
     "connection_fence": "agent_memory.service.composition",
@@ -79,7 +89,9 @@ _EXPORTS: dict[str, str] = {
 }
 
 __all__ = [
+    "Answer",
     "ChatResult",
+    "ChatRetries",
     "ChatService",
     "ChatTurn",
     "ClientDisconnectedError",
@@ -88,16 +100,20 @@ __all__ = [
     "ConnectionSink",
     "DeltaSink",
     "HistoryPage",
+    "IdempotencyKeyReusedError",
     "LedgerCleanup",
     "MemoryEditRejectedError",
     "MemoryService",
     "ServiceError",
     "ServiceErrorCode",
     "TurnFailedError",
+    "TurnInProgressError",
     "TurnSettings",
     "UserControlService",
+    "answer_chat",
     "cancel_streamed_turn",
     "chat_response",
+    "chat_retries",
     "chat_service",
     "connection_fence",
     "documents_response",

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from agent_memory.repository.memory_repository import MemoryRepository
     from agent_memory.service.chat import ChatService
     from agent_memory.service.memory import MemoryService
+    from agent_memory.service.retries import ChatRetries
     from agent_memory.service.streaming import ConnectionFence
     from agent_memory.service.user_control import UserControlService
 
@@ -72,6 +73,13 @@ def _build_chat(*, with_memory: bool) -> ChatService:
 def chat_service() -> ChatService:
     """The authenticated chat: memory tool registered while the flag is on."""
     return _singleton("chat", lambda: _build_chat(with_memory=True))
+
+
+def chat_retries() -> ChatRetries:
+    """The chat function's idempotency store (disabled without ``IDEMPOTENCY_TABLE_NAME``)."""
+    from agent_memory.service.retries import ChatRetries
+
+    return _singleton("chat_retries", ChatRetries.from_env)
 
 
 def eval_service() -> ChatService:

@@ -26,6 +26,7 @@ class ServiceErrorCode(StrEnum):
     INVALID_OPERATIONS = "invalid_operations"  # an edit rejected without a rule's own code
     # Nothing of that name for this user.
     COMMIT_NOT_FOUND = "commit_not_found"
+    TURN_NOT_FOUND = "turn_not_found"
     PROPOSAL_NOT_FOUND = "proposal_not_found"
     # The request no longer applies to the current state.
     UNDO_CONFLICT = "undo_conflict"
@@ -35,6 +36,9 @@ class ServiceErrorCode(StrEnum):
     EDIT_CANCELLED = "edit_cancelled"
     TURN_CANCELLED = "turn_cancelled"
     ALREADY_COMMITTED = "already_committed"
+    # A retry of POST /chat with the same Idempotency-Key (DESIGN.md step 2).
+    TURN_IN_PROGRESS = "turn_in_progress"
+    IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
     # Our side cannot serve it now: a retry may succeed.
     MEMORY_DISABLED = "memory_disabled"
     MEMORY_UNAVAILABLE = "memory_unavailable"
@@ -111,6 +115,25 @@ class ClientDisconnectedError(TurnFailedError):
     message = "The client disconnected; nothing was saved."
 
 
+# -- a retry of POST /chat -------------------------------------------------------------------
+
+
+class TurnInProgressError(ServiceError):
+    """The first attempt with this Idempotency-Key is still running."""
+
+    code = ServiceErrorCode.TURN_IN_PROGRESS
+    message = (
+        "This turn is still running. Retry later, or ask GET /turns/{turn_id} what became of it."
+    )
+
+
+class IdempotencyKeyReusedError(ServiceError):
+    """The Idempotency-Key came with a different request body."""
+
+    code = ServiceErrorCode.IDEMPOTENCY_KEY_REUSED
+    message = "This Idempotency-Key was used with a different request. Send a new key."
+
+
 # -- the user's own memory ---------------------------------------------------------------------
 
 
@@ -149,6 +172,13 @@ class AlreadyCommittedTurnError(ServiceError):
 class LedgerUnreachableError(ServiceError):
     code = ServiceErrorCode.LEDGER_UNAVAILABLE
     message = "The turn could not be cancelled right now. Please retry."
+
+
+class TurnNotFoundError(ServiceError):
+    """No ledger item: the turn staged nothing, or it is another user's (alike)."""
+
+    code = ServiceErrorCode.TURN_NOT_FOUND
+    message = "No such turn has written to your memory."
 
 
 # -- history, undo, settings, proposals ------------------------------------------------------------
@@ -200,6 +230,7 @@ __all__ = [
     "ClientDisconnectedError",
     "CommitNotFoundError",
     "ConfigurationError",
+    "IdempotencyKeyReusedError",
     "InvalidCommitIdError",
     "InvalidCursorError",
     "InvalidIdempotencyKeyError",
@@ -218,6 +249,8 @@ __all__ = [
     "TurnCancelledByRequestError",
     "TurnDeadlineExceededError",
     "TurnFailedError",
+    "TurnInProgressError",
+    "TurnNotFoundError",
     "UndoConflictError",
     "UserControlError",
 ]

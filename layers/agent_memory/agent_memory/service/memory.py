@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from agent_memory.domain import BatchReview
 from agent_memory.ledger import (
@@ -25,6 +25,7 @@ from agent_memory.repository import (
     LoadedMemory,
     MemoryRepository,
     RepositoryError,
+    TurnStatus,
 )
 from agent_memory.service.exceptions import (
     AlreadyCommittedTurnError,
@@ -32,10 +33,13 @@ from agent_memory.service.exceptions import (
     MemoryDisabledError,
     MemoryEditRejectedError,
     MemoryUnreachableError,
+    TurnNotFoundError,
 )
 from agent_memory.service.exceptions import ServiceErrorCode as Code
 from agent_memory.service.settings import TurnSettings
 from agent_memory.telemetry import count_outcome
+
+TURN_STATUSES = frozenset(get_args(TurnStatus))
 
 # Outcome status -> (code, message) for an edit that did not commit.
 EDIT_FAILURES: Mapping[str, tuple[str, str]] = {
@@ -177,6 +181,19 @@ class MemoryService:
         except RepositoryError:
             raise LedgerUnreachableError() from None
         return "expired" if result.status == "expired" else "cancelled"
+
+    def turn_status(self, user_id: str, turn_id: str) -> TurnStatus:
+        """The ledger's status of the caller's turn (a client that lost the answer asks).
+        A turn that staged nothing has no ledger item: 404, as another user's turn."""
+        try:
+            record = self._ledger.get(user_id, turn_id)
+        except RepositoryError:
+            raise LedgerUnreachableError(
+                message="The turn cannot be looked up right now. Please retry."
+            ) from None
+        if record is None or record.status not in TURN_STATUSES:
+            raise TurnNotFoundError()
+        return record.status  # type: ignore[return-value]
 
     def _require_enabled(self) -> None:
         if not self._memory_enabled():

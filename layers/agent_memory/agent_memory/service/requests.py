@@ -6,12 +6,21 @@ API uses those without loading the chat turn (agent loop, model messages).
 
 from __future__ import annotations
 
+from typing import Any
+
 from agent_memory.http.contract import ChatRequest, ChatResponse, MemoryOutcomeBody
 from agent_memory.service.cancellation import cancel_flag_for_request
 from agent_memory.service.chat import ChatResult, ChatService, ChatTurn
+from agent_memory.service.retries import Answer, ChatRetries
 from agent_memory.service.turn_ids import parse_turn_id, turn_id_from_header
 
-__all__ = ["chat_response", "parse_turn_id", "run_chat_turn", "turn_id_from_header"]
+__all__ = [
+    "answer_chat",
+    "chat_response",
+    "parse_turn_id",
+    "run_chat_turn",
+    "turn_id_from_header",
+]
 
 
 def run_chat_turn(
@@ -33,6 +42,43 @@ def run_chat_turn(
         ),
         deadline_ms=service.settings.deadline_ms(now_ms=now_ms, remaining_ms=remaining_ms),
         cancel_flag=cancel_flag_for_request(),
+    )
+
+
+def answer_chat(
+    service: ChatService,
+    retries: ChatRetries,
+    *,
+    user_id: str,
+    request: ChatRequest,
+    idempotency_key: str | None,
+    lambda_context: Any,
+) -> Answer:
+    """``POST /chat``: a turn, or (same user, same ``Idempotency-Key``) the first attempt's
+    stored response. Raises ``TurnInProgressError`` or ``IdempotencyKeyReusedError`` for a retry
+    that cannot be answered."""
+    turn_id = turn_id_from_header(idempotency_key)
+
+    def attempt() -> dict[str, Any]:
+        # The deadline counts from when the turn starts, after the key was claimed.
+        remaining_ms = lambda_context.get_remaining_time_in_millis() if lambda_context else None
+        result = run_chat_turn(
+            service,
+            user_id=user_id,
+            request=request,
+            idempotency_key=turn_id,
+            remaining_ms=remaining_ms,
+        )
+        return chat_response(result).model_dump(mode="json")
+
+    if idempotency_key is None or not idempotency_key.strip() or not retries.enabled:
+        return Answer(attempt())
+    return retries.answer(
+        user_id=user_id,
+        turn_id=turn_id,
+        request=request.model_dump(mode="json"),
+        lambda_context=lambda_context,
+        attempt=attempt,
     )
 
 
