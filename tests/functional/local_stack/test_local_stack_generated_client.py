@@ -1,5 +1,6 @@
 """A client generated from docs/openapi.json with openapi-python-client drives the local
-stack through a whole flow: the document is one a mobile or web team can generate from."""
+stack through a whole flow (chat, a replayed retry, the turn's status, get, patch, a typed
+422, cancel, delete): the document is one a mobile or web team can generate from."""
 
 from __future__ import annotations
 
@@ -80,13 +81,25 @@ def test_a_generated_client_chats_reads_edits_cancels_and_forgets(
     patch_memory = _module(client_package, "api.memory.patch_memory")
     delete_memory = _module(client_package, "api.memory.delete_memory")
     cancel_turn = _module(client_package, "api.turns.cancel_turn")
+    get_turn = _module(client_package, "api.turns.get_turn")
     client = _client(client_package, stack, alice)
 
-    # WHEN it chats a fact into memory (typed request, typed answer)
-    answer = chat.sync(client=client, body=models.ChatRequest(message="remember: Prefers tea"))
-    # THEN the answer is a ChatResponse whose status is the enum
+    # WHEN it chats a fact into memory (typed request, typed answer), then retries the same
+    # turn as a phone does after losing the answer
+    request = models.ChatRequest(message="remember: Prefers tea")
+    first_key = str(uuid.uuid4())  # see the uuid header note below
+    answer = chat.sync(client=client, body=request, idempotency_key=first_key)
+    retried = chat.sync_detailed(client=client, body=request, idempotency_key=first_key)
+    # THEN the answer is a ChatResponse whose status is the enum, the retry replays it, and
+    # the turn's status can be asked for by its id
     assert isinstance(answer, models.ChatResponse), answer
     assert answer.memory.status == models.MemoryOutcomeBodyStatus.COMMITTED
+    assert retried.headers.get("Idempotent-Replayed") == "true"
+    assert isinstance(retried.parsed, models.ChatResponse)
+    assert retried.parsed.turn_id == answer.turn_id == first_key
+    turn = get_turn.sync(client=client, turn_id=answer.turn_id)
+    assert isinstance(turn, models.TurnStatusResponse), turn
+    assert turn.status == models.TurnStatusResponseStatus.COMMITTED
 
     # WHEN it reads memory and replaces the entry (one typed operation per action)
     documents = get_memory.sync(client=client)
