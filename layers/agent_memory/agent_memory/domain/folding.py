@@ -57,9 +57,14 @@ _MAX_CACHED_CHARACTERS = 20_000
 _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 
 
+def nfkc(text: str) -> str:
+    """NFKC; ASCII text is its own NFKC form, and the test costs far less than the call."""
+    return text if text.isascii() else unicodedata.normalize("NFKC", text)
+
+
 def skeleton(text: str) -> str:
     """The folded form phrase rules match. Idempotent: skeleton(skeleton(t)) == skeleton(t)."""
-    folded = unicodedata.normalize("NFKC", text)
+    folded = nfkc(text)
     if not folded.isascii():
         folded = _NON_ASCII_RUN.sub(_fold_run, folded)
     folded = folded.lower().replace("l", "i")

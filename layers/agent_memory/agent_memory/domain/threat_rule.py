@@ -53,6 +53,10 @@ class ScanViews:
         return bool(self.long_words)
 
     @cached_property
+    def skeleton_is_ascii(self) -> bool:
+        return self.skeleton.isascii()
+
+    @cached_property
     def plain_lower(self) -> str:
         return lower_keeping_offsets(self.plain)
 
@@ -99,8 +103,22 @@ class _TriggerGroup:
         return (
             not self.words.isdisjoint(views.words)
             or (self.long_token and views.has_long_token)
-            or any(map(views.skeleton.__contains__, self.substrings))
+            or any(map(views.skeleton.__contains__, self.ascii_substrings))
+            or (
+                bool(self.other_substrings)
+                and not views.skeleton_is_ascii
+                and any(map(views.skeleton.__contains__, self.other_substrings))
+            )
         )
+
+    @cached_property
+    def ascii_substrings(self) -> tuple[str, ...]:
+        return tuple(text for text in self.substrings if text.isascii())
+
+    @cached_property
+    def other_substrings(self) -> tuple[str, ...]:
+        """Not in an ASCII skeleton, so not searched for there."""
+        return tuple(text for text in self.substrings if not text.isascii())
 
 
 @dataclass(frozen=True)

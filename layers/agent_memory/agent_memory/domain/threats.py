@@ -11,13 +11,12 @@ untrusted data. The model is told the category of a finding, never the matched t
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
 from agent_memory.domain.credentials import CREDENTIAL, holds_random_token
 from agent_memory.domain.encoded import decoded_payloads
-from agent_memory.domain.folding import invisible_character
+from agent_memory.domain.folding import invisible_character, nfkc
 from agent_memory.domain.rules_carriers import (
     CONCEALMENT,
     DEFERRED_TOOL_USE,
@@ -70,7 +69,7 @@ _CACHED_DOCUMENTS = 256
 @lru_cache(maxsize=_CACHED_ENTRIES)
 def scan(text: str) -> ThreatFinding | None:
     """The first finding for one entry, or None when it looks benign."""
-    plain = unicodedata.normalize("NFKC", text)
+    plain = nfkc(text)
     if invisible_character(plain) is not None:
         return ThreatFinding(ThreatCategory.INVISIBLE_UNICODE, "invisible_character")
     views = ScanViews.of(plain)
@@ -104,7 +103,7 @@ def _scan_document_text(text: str) -> ThreatFinding | None:
 
 
 def _views(text: str) -> ScanViews:
-    return ScanViews.of(unicodedata.normalize("NFKC", text))
+    return ScanViews.of(nfkc(text))
 
 
 def _first_match(views: ScanViews, rules: tuple[ThreatRule, ...]) -> ThreatFinding | None:
