@@ -99,22 +99,34 @@ class _Alternative:
         found = {word: tuple(group) for word, group in by_word.items()}
         return cls(required, found, tuple(others), frozenset(found))
 
+    @cached_property
+    def word_groups(self) -> tuple[frozenset[bytes], ...]:
+        """The required groups made of whole words only: a text with none of a group's
+        words cannot match this alternative."""
+        return tuple(whole for whole, substrings in self.required if not substrings)
+
     def anchors(self, text: str, words: frozenset[bytes] | None) -> list[Anchor]:
         """The anchors that can occur in ``text`` (a substring test before any search: it
         costs less than a search that finds nothing)."""
-        if words is not None:
-            if not self.others and self.words.isdisjoint(words):
-                return []
-            for whole, substrings in self.required:  # set lookups first: the cheapest test
-                if not substrings and whole.isdisjoint(words):
-                    return []
-        found = [anchor for anchor in self.others if anchor.source is None or anchor.text in text]
         if words is None:
-            found += [a for group in self.by_word.values() for a in group if a.text in text]
-        else:
-            for word in self.words.intersection(words):
-                found += self.by_word[word]
-        if found and all(_holds(text, words, group) for group in self.required):
+            return self._anchors_by_substring(text)
+        present = self.words.intersection(words)
+        if not present and not self.others:
+            return []
+        for whole in self.word_groups:  # set lookups first: the cheapest test
+            if whole.isdisjoint(words):
+                return []
+        # Groups with substrings are not tested: a substring test reads the whole entry (a
+        # hundred would per entry) and hardly ever spares the anchor search it stands for.
+        found = [anchor for anchor in self.others if anchor.source is None or anchor.text in text]
+        for word in present:
+            found += self.by_word[word]
+        return found
+
+    def _anchors_by_substring(self, text: str) -> list[Anchor]:
+        found = [anchor for anchor in self.others if anchor.source is None or anchor.text in text]
+        found += [a for group in self.by_word.values() for a in group if a.text in text]
+        if found and all(_holds(text, group) for group in self.required):
             return found
         return []
 
@@ -166,16 +178,11 @@ class RuleAnchors:
         return sorted(set().union(*nonempty))
 
 
-def _holds(
-    text: str, words: frozenset[bytes] | None, group: tuple[frozenset[bytes], tuple[str, ...]]
-) -> bool:
+def _holds(text: str, group: tuple[frozenset[bytes], tuple[str, ...]]) -> bool:
+    """Does ``text`` hold one of the group's words or substrings (when its words are not
+    known)?"""
     whole, substrings = group
-    if words is not None:
-        # A substring test reads the whole entry (a few microseconds each, a hundred per
-        # entry) and hardly ever spares the anchor search it would stand in for; only the
-        # set lookup of whole words is worth making first.
-        return bool(substrings) or not whole.isdisjoint(words)
-    if words is None and any(map(text.__contains__, (word.decode() for word in whole))):
+    if any(map(text.__contains__, (word.decode() for word in whole))):
         return True
     return any(map(text.__contains__, substrings))
 
