@@ -133,7 +133,11 @@ class Triggers:
         return cls(tuple(_parse_group(group.split()) for group in spec.split("&")))
 
     def present(self, views: ScanViews) -> bool:
-        return all(group.present(views) for group in self.groups)
+        # A loop, not all(...): no generator per rule per entry.
+        for group in self.groups:  # noqa: SIM110
+            if not group.present(views):
+                return False
+        return True
 
 
 def _parse_group(items: list[str]) -> _TriggerGroup:
