@@ -15,7 +15,7 @@ from typing import Any
 
 import boto3
 import pytest
-from stack_support import RunningStack, new_turn_id, start_stack, wait_for
+from stack_support import Reply, RunningStack, new_turn_id, start_stack, wait_for
 from stream_support import (
     SUBPROTOCOL,
     chat_frame,
@@ -39,6 +39,21 @@ def _deltas(frames: list[dict[str, Any]]) -> str:
     return "".join(frame["text"] for frame in frames if frame["type"] == "delta")
 
 
+def turn_status(stack: RunningStack, token: str, turn_id: str) -> Reply:
+    return stack.request("GET", f"/turns/{turn_id}", token=token)
+
+
+def _ledger_says(stack: RunningStack, token: str, turn_id: str, status: str) -> bool:
+    reply = turn_status(stack, token, turn_id)
+    return reply.status == 200 and reply.body == {"turn_id": turn_id, "status": status}
+
+
+def _ended(stack: RunningStack, route: str) -> int:
+    """How many invocations of a route have returned: the stack's access log has a line per
+    invocation (the stack lives for the session, so tests compare counts)."""
+    return stack.log().count(f"WS {route} -> ")
+
+
 def test_a_client_that_stays_sees_the_reply_streamed_and_memory_commits_once(
     stack: RunningStack, alice: str
 ) -> None:
@@ -60,28 +75,39 @@ def test_a_client_that_stays_sees_the_reply_streamed_and_memory_commits_once(
     assert done["memory"]["status"] == "committed"
     assert stack.memory(alice)["memory"] == ["I take my tea without sugar"]
     assert stack.cancel(alice, done["turn_id"]).status == 409  # committed, once
+    # AND GET /turns/{turn_id} tells a client that lost the done frame that it committed
+    assert _ledger_says(stack, alice, done["turn_id"], "committed")
 
 
 def test_a_client_that_disconnects_mid_stream_commits_nothing(
     stack: RunningStack, alice: str
 ) -> None:
-    # GIVEN a slow streamed turn that has staged a memory write (it sleeps after the tool)
+    # GIVEN a slow streamed turn that has staged a memory write (a streamed turn's ledger
+    # item opens at its first staged write; the model then sleeps before its reply)
     turn_id = new_turn_id()
+    chats, disconnects = _ended(stack, "chat"), _ended(stack, "$disconnect")
     with open_stream(stack, alice) as connection:
         connection.send(
             chat_frame(f"remember: abandoned fact\nsimulate: sleep {SLOW_SECONDS}", turn_id=turn_id)
         )
         assert next_frame(connection)["type"] == "started"
+        assert wait_for(lambda: _ledger_says(stack, alice, turn_id, "open"), 15)
 
         # WHEN the client drops the connection while the turn still runs
         connection.close()
-    time.sleep(SLOW_SECONDS + 1.5)  # the turn has certainly ended by now
 
-    # THEN $disconnect ran at once, and the turn committed nothing, then or later
-    assert wait_for(lambda: "WS $disconnect -> 200" in stack.log(), 5)
+    # THEN $disconnect fenced the turn: GET /turns/{turn_id} says discarded, nothing stored
+    assert wait_for(lambda: _ended(stack, "$disconnect") > disconnects, 15), stack.log()
+    assert "WS $disconnect -> 200" in stack.log()
+    assert _ledger_says(stack, alice, turn_id, "discarded")
+    assert stack.memory(alice)["memory"] == []
+    # AND once the turn itself has ended (its next post found the connection gone), it is
+    # still discarded and still committed nothing
+    assert wait_for(lambda: _ended(stack, "chat") > chats, 30), stack.log()
+    assert _ledger_says(stack, alice, turn_id, "discarded")
     assert stack.memory(alice)["memory"] == []
     assert stack.cancel(alice, turn_id).status == 200  # 409 would mean it had committed
-    assert stack.memory(alice)["memory"] == []
+    assert _ledger_says(stack, alice, turn_id, "discarded")  # a cancel changes nothing now
 
 
 def test_two_streams_of_one_user_on_two_connections_lose_nothing(
@@ -204,14 +230,15 @@ def test_a_message_over_128_kb_closes_the_connection_with_1009(
 
 
 def test_a_cancel_frame_stops_the_turn_from_committing(stack: RunningStack, alice: str) -> None:
-    # GIVEN a slow streamed turn that has staged a memory write
+    # GIVEN a slow streamed turn that has staged a memory write (its ledger item is open)
     turn_id = new_turn_id()
+    disconnects = _ended(stack, "$disconnect")
     with open_stream(stack, alice) as connection:
         connection.send(
             chat_frame(f"remember: cancelled fact\nsimulate: sleep {SLOW_SECONDS}", turn_id=turn_id)
         )
         assert next_frame(connection)["type"] == "started"
-        time.sleep(0.5)
+        assert wait_for(lambda: _ledger_says(stack, alice, turn_id, "open"), 15)
 
         # WHEN the client sends a cancel frame for it on the same connection
         connection.send(json.dumps({"action": "cancel", "turn_id": turn_id}))
@@ -224,6 +251,31 @@ def test_a_cancel_frame_stops_the_turn_from_committing(stack: RunningStack, alic
     assert by_type["cancelled"]["turn_id"] == turn_id
     assert by_type["done"]["memory"]["status"] == "cancelled"
     assert stack.memory(alice)["memory"] == []
+    # AND GET /turns/{turn_id} says cancelled, also after the connection closed
+    assert _ledger_says(stack, alice, turn_id, "cancelled")
+    assert wait_for(lambda: _ended(stack, "$disconnect") > disconnects, 15), stack.log()
+    assert _ledger_says(stack, alice, turn_id, "cancelled")
+
+
+def test_another_users_streamed_turn_is_not_found(
+    stack: RunningStack, alice: str, bob: str
+) -> None:
+    # GIVEN a streamed turn of A that committed
+    frames = streamed_turn(stack, alice, "remember: I collect blue teapots")
+    turn_id = frames[-1]["turn_id"]
+    assert _ledger_says(stack, alice, turn_id, "committed")
+
+    # WHEN B asks what became of it, and of a turn id nobody used
+    asked = turn_status(stack, bob, turn_id)
+    unknown = turn_status(stack, bob, new_turn_id())
+
+    # THEN B gets the same 404 for both (nothing tells B that the id exists), and A's turn
+    # is untouched
+    assert asked.status == 404, asked
+    assert (asked.status, asked.body) == (unknown.status, unknown.body)
+    assert "teapots" not in json.dumps(asked.body)
+    assert _ledger_says(stack, alice, turn_id, "committed")
+    assert stack.memory(alice)["memory"] == ["I collect blue teapots"]
 
 
 def test_the_management_api_answers_as_the_service_for_a_connection_that_is_gone(
