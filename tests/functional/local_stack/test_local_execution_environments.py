@@ -139,24 +139,33 @@ def test_a_client_that_goes_away_sets_the_cancel_flag_of_the_running_invocation(
     assert invocation.response == {"cancelled": True}
 
 
-def test_concurrent_invocations_run_in_separate_environments_at_once(pool: FunctionPool) -> None:
-    # GIVEN one warm environment (the second starts cold)
-    pool.invoke({"action": "echo"})
-    responses: list[dict[str, Any]] = []
-    threads = [
-        threading.Thread(
-            target=lambda: responses.append(
-                pool.invoke({"action": "sleep", "seconds": 1.5}).response
-            )
-        )
-        for _ in range(2)
-    ]
+# Longer than the second environment's cold start on a busy machine, so the sleeps overlap.
+OVERLAP_SLEEP_S = 6.0
 
-    # WHEN two invocations arrive at once
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+
+def test_concurrent_invocations_run_in_separate_environments_at_once(checkout: Path) -> None:
+    # GIVEN one warm environment (the second starts cold) of a function whose timeout leaves
+    # room for a sleep longer than a cold start
+    pool = FunctionPool(_config(timeout_seconds=20), _env(checkout), checkout)
+    try:
+        pool.invoke({"action": "echo"})
+        responses: list[dict[str, Any]] = []
+        threads = [
+            threading.Thread(
+                target=lambda: responses.append(
+                    pool.invoke({"action": "sleep", "seconds": OVERLAP_SLEEP_S}).response
+                )
+            )
+            for _ in range(2)
+        ]
+
+        # WHEN two invocations arrive at once
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        pool.close()
 
     # THEN each ran in its own process, and their sleeps overlapped (CLOCK_MONOTONIC is
     # system-wide, so the functions' own timestamps compare; no wall-clock bound to flake)
