@@ -4,17 +4,21 @@ arrives as deltas, a fact is saved only at the end, and Cancel mid-stream saves 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from console_page import ConsolePage
-from playwright.sync_api import Page, Request, WebSocket, expect
+from playwright.sync_api import Page, Request, Response, Route, WebSocket, expect
 from stack_support import RunningStack, wait_for
 
 from agent_memory_tools.dev_auth import DevIssuer
 
 STREAMING = "Replies stream in over the WebSocket."
+# What chat.js shows for a turn lost with its connection that GET /turns/{id} says did not
+# save (discarded): the stream's own words.
+LOST_NOT_SAVED = "Not saved: The connection closed before the turn finished; it saved nothing."
 # Long enough that Cancel lands while the model still works, even on a loaded machine.
 SLOW_SECONDS = 10
 
@@ -66,6 +70,38 @@ class Traffic:
 
     def frames_of(self, turn_id: str) -> list[dict[str, Any]]:
         return [frame for frame in self.received if frame.get("turn_id") == turn_id]
+
+
+@dataclass
+class LedgerLookups:
+    """The page's ``GET /turns/{turn_id}`` requests and what the API answered."""
+
+    responses: list[Response] = field(default_factory=list)
+
+    def watch(self, page: Page) -> None:
+        page.on("response", self._response)
+
+    def _response(self, response: Response) -> None:
+        if response.request.method == "GET" and "/turns/" in response.url:
+            self.responses.append(response)
+
+    def answers(self, turn_id: str) -> list[tuple[int, Any]]:
+        return [
+            (response.status, response.json())
+            for response in self.responses
+            if response.url.endswith(f"/turns/{turn_id}")
+        ]
+
+
+def _wait_in_page(page: Page, condition: Callable[[], bool], timeout: float = 20.0) -> bool:
+    """Wait for a condition on what Playwright's handlers record (they run only while the
+    page is driven, so this waits through the page, not with a sleep)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        page.wait_for_timeout(100)
+    return True
 
 
 def _parsed(payload: str | bytes) -> dict[str, Any]:
@@ -193,29 +229,51 @@ def test_without_a_reachable_websocket_replies_arrive_whole(
     assert stack.memory(token)["memory"] == ["saved without a stream"]
 
 
+def _streaming_page_with_sockets(
+    console: ConsolePage, issuer: DevIssuer, name: str
+) -> tuple[LedgerLookups, str]:
+    """A page that keeps a handle on its WebSockets (the browser's own, only recorded) and
+    records its GET /turns/{turn_id} answers, signed in and streaming."""
+    console.page.add_init_script(KEEP_SOCKETS)
+    console.page.reload()
+    expect(console.page.locator("body")).to_have_attribute("data-ready", "true")
+    lookups = LedgerLookups()
+    lookups.watch(console.page)
+    token = issuer.mint(name)
+    console.sign_in_with_token(token)
+    expect(console.page.locator("#transport")).to_have_text(STREAMING)
+    return lookups, token
+
+
+def _drop_the_stream(console: ConsolePage) -> None:
+    """The connection closes while the turn runs (as when a network drops it)."""
+    console.page.evaluate("window.sockets.at(-1).close(4000, 'dropped')")
+
+
 def test_a_stream_closed_mid_turn_saves_nothing_and_the_next_turn_streams_again(
     console: ConsolePage,
     stack: RunningStack,
     issuer: DevIssuer,
     user_name: Callable[[str], str],
 ) -> None:
-    # GIVEN a page that keeps a handle on its WebSockets (the browser's own, only recorded),
-    # and a streamed turn that has started and would save a fact once its slow model ends
-    console.page.add_init_script(KEEP_SOCKETS)
-    console.page.reload()
-    expect(console.page.locator("body")).to_have_attribute("data-ready", "true")
-    token = issuer.mint(user_name("alice"))
-    console.sign_in_with_token(token)
-    expect(console.page.locator("#transport")).to_have_text(STREAMING)
+    # GIVEN a streamed turn that has started and would save a fact once its slow model ends
+    lookups, token = _streaming_page_with_sockets(console, issuer, user_name("alice"))
     turn = console.send(f"remember: a fact lost with its stream\nsimulate: sleep {SLOW_SECONDS}")
     expect(console.badge(turn)).to_have_text("Running…")
+    turn_id = turn.get_attribute("data-turn-id")
+    assert turn_id
 
     # WHEN the connection closes while the turn runs (as when a network drops it)
-    console.page.evaluate("window.sockets.at(-1).close(4000, 'dropped')")
+    _drop_the_stream(console)
 
-    # THEN the turn says its connection closed and that it saved nothing
-    expect(console.badge(turn)).to_contain_text("connection closed")
-    expect(console.badge(turn)).to_contain_text("saved nothing")
+    # THEN the console asked GET /turns/{turn_id} until the ledger settled: the stack's
+    # $disconnect discarded the turn, and the badge says the turn was lost and saved nothing
+    console.expect_outcome(turn, "lost", LOST_NOT_SAVED)
+    answers = lookups.answers(turn_id)
+    assert answers, "the console never asked GET /turns/{turn_id}"
+    assert answers[-1] == (200, {"turn_id": turn_id, "status": "discarded"}), answers
+    assert {body["status"] for _, body in answers} <= {"open", "discarded"}, answers
+    expect(console.entries("memory")).to_have_count(0)
     expect(console.page.locator("#transport")).to_have_text(
         "The WebSocket closed; the next turn connects again."
     )
@@ -229,8 +287,57 @@ def test_a_stream_closed_mid_turn_saves_nothing_and_the_next_turn_streams_again(
     assert console.page.evaluate("window.sockets.length") == 2
     expect(console.entries("memory")).to_have_text(["saved over a new stream"])
 
-    # AND the closed turn never saved, not even once its slow model ended (the stack logs
-    # $disconnect, and a line per chat invocation that returned: both have)
-    assert wait_for(lambda: "WS $disconnect -> 200" in stack.log(), timeout=30), stack.log()
+    # AND the closed turn never saved, not even once its slow model ended (the stack logs a
+    # line per chat invocation that returned: both have): its ledger still says discarded
     assert wait_for(lambda: stack.log().count("WS chat -> ") >= 2, timeout=60), stack.log()
+    still = stack.request("GET", f"/turns/{turn_id}", token=token)
+    assert (still.status, still.body) == (200, {"turn_id": turn_id, "status": "discarded"})
     assert stack.memory(token)["memory"] == ["saved over a new stream"]
+    expect(console.badge(turn)).to_have_text(LOST_NOT_SAVED)
+
+
+def test_a_lost_turn_whose_ledger_is_still_open_is_asked_about_until_it_settles(
+    console: ConsolePage,
+    stack: RunningStack,
+    issuer: DevIssuer,
+    user_name: Callable[[str], str],
+) -> None:
+    # GIVEN a page whose GET /turns/{turn_id} answers `open` while the test holds it (what
+    # the API says while the server has not yet seen the close, or the turn still runs)
+    lookups, token = _streaming_page_with_sockets(console, issuer, user_name("alice"))
+    held = {"open": True, "answered_open": 0}
+
+    def answer_open_while_held(route: Route) -> None:
+        if route.request.method != "GET" or not held["open"]:
+            route.continue_()
+            return
+        held["answered_open"] += 1
+        turn_id = route.request.url.rsplit("/", 1)[-1]
+        route.fulfill(status=200, json={"turn_id": turn_id, "status": "open"})
+
+    console.page.route("**/turns/*", answer_open_while_held)
+    turn = console.send(f"remember: a fact lost while unsettled\nsimulate: sleep {SLOW_SECONDS}")
+    expect(console.badge(turn)).to_have_text("Running…")
+    turn_id = turn.get_attribute("data-turn-id")
+    assert turn_id
+
+    # WHEN the connection closes while the turn runs
+    _drop_the_stream(console)
+
+    # THEN while the ledger says open, the console claims nothing: it says it is checking,
+    # and asks again
+    console.expect_outcome(turn, "checking", "Connection closed: checking whether it saved…")
+    assert _wait_in_page(console.page, lambda: held["answered_open"] >= 2), held
+    expect(console.badge(turn)).to_have_attribute("data-status", "checking")
+
+    # WHEN the API's real answer comes through (the stack's $disconnect discarded the turn)
+    held["open"] = False
+
+    # THEN the badge shows what the ledger settled on, and nothing was saved
+    console.expect_outcome(turn, "lost", LOST_NOT_SAVED)
+    assert _wait_in_page(
+        console.page,
+        lambda: (200, {"turn_id": turn_id, "status": "discarded"}) in (lookups.answers(turn_id)),
+    ), lookups.answers(turn_id)
+    expect(console.entries("memory")).to_have_count(0)
+    assert stack.memory(token)["memory"] == []

@@ -4,6 +4,15 @@
 
 import { byId, el, newUuid } from "./dom.js";
 
+// A turn lost with its connection may still be `open` when the console first asks (the
+// server has not seen the close yet, or the turn still runs): it can then still commit or be
+// discarded, so the console asks again. It settles within the turn's deadline (25 s) plus a
+// run of the cleanup that expires it (every minute); after that the console stops asking.
+const LEDGER_SETTLES_WITHIN_MS = 90_000;
+const ASK_AGAIN_AFTER_MS = [250, 500, 1000, 2000, 4000];
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export function describeOutcome(memory) {
   const status = memory?.status ?? "error";
   const reason = memory?.reason ? ` (${memory.reason})` : "";
@@ -83,14 +92,24 @@ export class Chat {
       view.fail(error);
       return;
     }
+    view.checking();
     try {
-      const turn = await this.api.turn(turnId);
-      view.lost(error, turn.status);
+      view.lost(error, await this.settledStatus(turnId));
     } catch (lookup) {
       // The route's own 404: the turn staged nothing, so nothing was saved. A stack without
       // the route cannot tell: the connection's error is all there is to show.
       if (lookup.status === 404 && !lookup.missingRoute) view.lost(error, null);
       else view.fail(error);
+    }
+  }
+
+  // GET /turns/{turn_id} until the ledger is no longer `open` (or the console gives up).
+  async settledStatus(turnId) {
+    const giveUpAt = Date.now() + LEDGER_SETTLES_WITHIN_MS;
+    for (let asked = 0; ; asked += 1) {
+      const { status } = await this.api.turn(turnId);
+      if (status !== "open" || Date.now() >= giveUpAt) return status;
+      await pause(ASK_AGAIN_AFTER_MS[Math.min(asked, ASK_AGAIN_AFTER_MS.length - 1)]);
     }
   }
 
@@ -175,11 +194,26 @@ class TurnView {
     this.badge.textContent = "Cancelled: nothing saved";
   }
 
+  // The connection closed before the answer; GET /turns/{id} is asked next.
+  checking() {
+    this.reply.removeAttribute("aria-busy");
+    this.cancelButton.remove();
+    this.badge.dataset.status = "checking";
+    this.badge.textContent = "Connection closed: checking whether it saved…";
+  }
+
   // The connection closed before the answer; `ledgerStatus` is GET /turns/{id}'s word (null
-  // when the turn staged nothing).
+  // when the turn staged nothing; `open` when it had still not settled when the console
+  // stopped asking).
   lost(error, ledgerStatus) {
     this.reply.removeAttribute("aria-busy");
     this.cancelButton.remove();
+    if (ledgerStatus === "open") {
+      this.badge.dataset.status = "unknown";
+      this.badge.textContent =
+        "Not known yet: the connection closed while the turn ran; check the memory panel later";
+      return;
+    }
     if (ledgerStatus === "committed" || ledgerStatus === "proposed") {
       this.badge.dataset.status = ledgerStatus;
       this.badge.textContent = ledgerStatus === "committed"
