@@ -119,6 +119,17 @@ def test_functions_get_only_the_variables_the_template_gives_them(template: dict
     assert cleanup["TURN_LEDGER_TABLE_NAME"] == LOCAL_TABLES.turn_ledger
 
 
+def test_only_chat_gets_the_local_idempotency_table(template: dict[str, Any]) -> None:
+    # GIVEN a user environment that names a deployed idempotency table
+    chat = _env(template, "chat", IDEMPOTENCY_TABLE_NAME="prod-idempotency")
+    memory_api = _env(template, "memory_api", IDEMPOTENCY_TABLE_NAME="prod-idempotency")
+
+    # THEN chat gets the local table, as the template gives it; no other function gets one
+    assert chat["IDEMPOTENCY_TABLE_NAME"] == LOCAL_TABLES.idempotency
+    assert LOCAL_TABLES.idempotency
+    assert "IDEMPOTENCY_TABLE_NAME" not in memory_api
+
+
 def test_the_authorizer_trusts_the_dev_issuer_only(template: dict[str, Any]) -> None:
     env = _env(template, "authorizer", ISSUER_URL="https://evil", JWT_ALGORITHMS="HS256")
 
