@@ -29,7 +29,10 @@ LAMBDA_ENV = {
     "AUDIENCE": "agent-memory",
     "POWERTOOLS_TRACE_DISABLED": "true",  # no X-Ray patching in a test process
 }
-# module prefix -> the functions that must never load it at init
+# Every client is made with botocore alone (agent_memory/aws_clients.py): boto3 and s3transfer
+# are never loaded by a function.
+NO_BOTO3 = ("boto3", "s3transfer")
+# function -> module prefixes it must never load at init
 NEVER = {
     "cleanup": (
         "agent_memory.domain",  # the memory rules, the tool schema, the confusables table
@@ -40,12 +43,14 @@ NEVER = {
         "agent_memory.service.chat",
         "aws_lambda_powertools.event_handler",
         "pydantic",
+        *NO_BOTO3,
     ),
     "memory_api": (
         "agent_memory.agent",  # the agent loop and every model provider: it calls no model
         "agent_memory.models",
         "agent_memory.service.chat",
         "agent_memory.service.streaming",
+        *NO_BOTO3,
     ),
     "chat": (
         "agent_memory.models.openai",  # a Bedrock deployment loads no other provider
@@ -53,11 +58,13 @@ NEVER = {
         "agent_memory.models.http_transport",
         "agent_memory.service.streaming",
         "agent_memory.service.user_control",
-        # Powertools' idempotency: loaded by the first request with an Idempotency-Key.
+        # Powertools' idempotency: loaded by the first request with an Idempotency-Key
+        # (its DynamoDB persistence layer imports boto3 then).
         "aws_lambda_powertools.utilities.idempotency",
+        *NO_BOTO3,
     ),
     "authorizer": (
-        "boto3",
+        *NO_BOTO3,
         "pydantic",
         "agent_memory.repository",
         "agent_memory.service",

@@ -13,10 +13,11 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import boto3
 from aws_lambda_powertools import Logger
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
+
+from agent_memory.aws_clients import new_aws_client
 
 GUARDRAIL_BLOCKED = "guardrail_blocked"
 GUARDRAIL_UNAVAILABLE = "guardrail_unavailable"
@@ -68,5 +69,5 @@ def guardrail_from_environment() -> BedrockGuardrail | None:
     if not identifier:
         return None
     version = os.environ.get("GUARDRAIL_VERSION", "").strip() or "DRAFT"
-    client = boto3.client("bedrock-runtime", config=_CLIENT_CONFIG)
+    client = new_aws_client("bedrock-runtime", config=_CLIENT_CONFIG)
     return BedrockGuardrail(client, identifier=identifier, version=version)

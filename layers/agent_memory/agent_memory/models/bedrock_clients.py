@@ -13,8 +13,9 @@ import math
 import threading
 from typing import TYPE_CHECKING
 
-import boto3
 from botocore.config import Config
+
+from agent_memory.aws_clients import new_aws_client
 
 if TYPE_CHECKING:
     from mypy_boto3_bedrock_runtime import BedrockRuntimeClient
@@ -58,10 +59,10 @@ class BedrockClients:
             read_timeout=read,
             retries={"mode": "standard", "total_max_attempts": 1},
         )
-        # A private session: boto3's default session is not thread-safe.
-        return boto3.session.Session().client(
+        client: BedrockRuntimeClient = new_aws_client(
             "bedrock-runtime",
             region_name=self._region,
             endpoint_url=self._endpoint_url,
             config=config,
         )
+        return client

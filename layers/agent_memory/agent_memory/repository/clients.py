@@ -25,7 +25,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import boto3
 from botocore.config import Config
 from botocore.exceptions import (
     BotoCoreError,
@@ -36,6 +35,7 @@ from botocore.exceptions import (
     ConnectionError as BotoConnectionError,
 )
 
+from agent_memory.aws_clients import new_aws_client
 from agent_memory.repository.exceptions import (
     ConfigurationError,
     RepositoryError,
@@ -145,19 +145,14 @@ def new_client(
     ``credentials`` (``aws_access_key_id``, ``aws_secret_access_key``, optional
     ``aws_session_token``) is for tests and the local stack; Lambda uses its role.
     """
-    # A private session: boto3's default session is not thread-safe to create clients from.
-    creds = credentials or {}
-    session = boto3.session.Session(
-        aws_access_key_id=creds.get("aws_access_key_id"),
-        aws_secret_access_key=creds.get("aws_secret_access_key"),
-        aws_session_token=creds.get("aws_session_token"),
-    )
-    return session.client(
+    client: DynamoDBClient = new_aws_client(
         "dynamodb",
         region_name=region or os.environ.get(ENV_REGION) or None,
         endpoint_url=endpoint_url or os.environ.get(ENV_ENDPOINT_URL) or None,
         config=client_config(transactions=transactions, timeouts=timeouts),
+        credentials=credentials,
     )
+    return client
 
 
 class _ProcessClients:

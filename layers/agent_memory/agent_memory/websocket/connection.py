@@ -12,10 +12,10 @@ import os
 import threading
 from typing import Any, Protocol
 
-import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
+from agent_memory.aws_clients import new_aws_client
 from agent_memory.websocket.exceptions import ConnectionGoneError, ConnectionPostError
 from agent_memory.websocket.frames import frame_text
 
@@ -96,7 +96,7 @@ class _ManagementClients:
             with self._lock:
                 client = self._clients.get(endpoint_url)
                 if client is None:
-                    client = boto3.session.Session().client(
+                    client = new_aws_client(
                         "apigatewaymanagementapi",
                         endpoint_url=endpoint_url,
                         region_name=os.environ.get("AWS_REGION") or None,
