@@ -12,11 +12,14 @@ X-Ray SDK; tables, issuer and flags as template.yaml sets them).
 
 The reference is a minimal handler that imports boto3 (from the same layer, with its
 bytecode) and creates a DynamoDB client. Modules are measured round-robin and the median
-is printed, so machine noise hits all of them alike. A second column loads the same layer
-with its .pyc removed (how the layer shipped before it carried bytecode).
+is printed, so machine noise hits all of them alike. Each load is timed twice: wall clock
+(what a cold start costs on an idle machine) and the process's CPU time, which a loaded
+machine inflates far less (on a shared machine, read the CPU ratios). A further column loads
+the same layer with its .pyc removed (how the layer shipped before it carried bytecode).
 
-Sizes come from .aws-sam/build (`make sam-build`; arm64): each function's folder and the
-shared layer, unzipped and zipped (deflate, as `sam package`). Figures only, no assertions.
+Sizes: the layer this run built (this machine's architecture), and when .aws-sam/build
+exists (`make sam-build`; arm64) each function's folder and the shared layer, unzipped and
+zipped (deflate, as `sam package`). Figures only, no assertions.
 
     python benchmarks/bench_cold_start.py [--repeats 7] [--cold-repeats 3]
 """
@@ -58,11 +61,11 @@ def lambda_handler(event, context):
 PROBE = """\
 import importlib.util, sys, time
 path = sys.argv[1]
-started = time.perf_counter()
+started, cpu = time.perf_counter(), time.process_time()
 spec = importlib.util.spec_from_file_location("app", path)
 module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
-print((time.perf_counter() - started) * 1000)
+print((time.perf_counter() - started) * 1000, (time.process_time() - cpu) * 1000)
 """
 
 LAMBDA_LIKE_ENV = {
@@ -107,8 +110,9 @@ def without_bytecode(layer: Path, into: Path) -> Path:
     return into
 
 
-def measure_once(path: Path, layer: Path) -> float:
-    """One fresh interpreter, as Lambda starts one: only the function and the layer."""
+def measure_once(path: Path, layer: Path) -> tuple[float, float]:
+    """One fresh interpreter, as Lambda starts one: only the function and the layer.
+    Returns (wall ms, CPU ms) of loading the handler module."""
     env = {key: value for key, value in os.environ.items() if key in ("PATH", "HOME", "LANG")}
     env.update(LAMBDA_LIKE_ENV)
     env["PYTHONPATH"] = f"{path.parent}:{layer}"
@@ -125,14 +129,15 @@ def measure_once(path: Path, layer: Path) -> float:
     )
     if done.returncode != 0:
         raise RuntimeError(f"{path} failed to load:\n{done.stderr[-2000:]}")
-    return float(done.stdout.strip().splitlines()[-1])
+    wall, cpu = done.stdout.strip().splitlines()[-1].split()
+    return float(wall), float(cpu)
 
 
-Timings = dict[str, list[float]]
+Timings = dict[str, list[tuple[float, float]]]
 
 
-def cold_starts(repeats: int, cold_repeats: int) -> tuple[Timings, Timings, Path]:
-    """(with the layer's .pyc, without), by module; and the layer built."""
+def cold_starts(repeats: int, cold_repeats: int) -> tuple[Timings, Timings, Path, Path]:
+    """(with the layer's .pyc, without), by module; the temporary folder; the layer built."""
     folder = Path(tempfile.mkdtemp(prefix="bench-cold-start-"))
     minimal = folder / "minimal" / "app.py"
     minimal.parent.mkdir()
@@ -159,7 +164,16 @@ def cold_starts(repeats: int, cold_repeats: int) -> tuple[Timings, Timings, Path
                 warm[name].append(measure_once(path, layer))
             if round_ < cold_repeats:
                 cold[name].append(measure_once(path, bare))
-    return warm, cold, folder
+    return warm, cold, folder, layer
+
+
+def _median(timings: list[tuple[float, float]], column: int) -> float:
+    return statistics.median(timing[column] for timing in timings)
+
+
+def _verdict(name: str, ratio: float) -> str:
+    target = TARGETS.get(name)
+    return "" if target is None else f"<={target:.1f}" + (" ok" if ratio <= target else " !!")
 
 
 def print_cold_starts(warm: Timings, cold: Timings) -> None:
@@ -169,23 +183,21 @@ def print_cold_starts(warm: Timings, cold: Timings) -> None:
         f" ({repeats} with the layer's .pyc, {cold_repeats} without)\n"
     )
     header = (
-        f"{'module':<22} {'with .pyc ms':>12} {'x minimal':>9} {'target':>7}"
-        f" {'without .pyc ms':>15} {'x minimal':>9}"
+        f"{'module':<22} {'wall ms':>8} {'x minimal':>9} {'target':>9}"
+        f" {'CPU ms':>7} {'x minimal':>9} {'target':>9}"
+        f" {'no .pyc ms':>10} {'x minimal':>9}"
     )
     print(header)
     print("-" * len(header))
-    warm_reference = statistics.median(warm[BASELINE])
-    cold_reference = statistics.median(cold[BASELINE])
+    wall_reference, cpu_reference = _median(warm[BASELINE], 0), _median(warm[BASELINE], 1)
+    cold_reference = _median(cold[BASELINE], 0)
     for name in warm:
-        warm_median, cold_median = statistics.median(warm[name]), statistics.median(cold[name])
-        ratio = warm_median / warm_reference
-        target = TARGETS.get(name)
-        verdict = (
-            "" if target is None else f"<={target:.1f}" + (" ok" if ratio <= target else " !!")
-        )
+        wall, cpu, no_pyc = _median(warm[name], 0), _median(warm[name], 1), _median(cold[name], 0)
+        wall_ratio, cpu_ratio = wall / wall_reference, cpu / cpu_reference
         print(
-            f"{name:<22} {warm_median:>12.0f} {ratio:>9.2f} {verdict:>7}"
-            f" {cold_median:>15.0f} {cold_median / cold_reference:>9.2f}"
+            f"{name:<22} {wall:>8.0f} {wall_ratio:>9.2f} {_verdict(name, wall_ratio):>9}"
+            f" {cpu:>7.0f} {cpu_ratio:>9.2f} {_verdict(name, cpu_ratio):>9}"
+            f" {no_pyc:>10.0f} {no_pyc / cold_reference:>9.2f}"
         )
 
 
@@ -198,6 +210,16 @@ def folder_sizes(folder: Path) -> tuple[int, int, int]:
         for path in files:
             archive.write(path, path.relative_to(folder))
     return len(files), unzipped, buffer.tell()
+
+
+def print_layer_built(layer: Path) -> None:
+    files, unzipped, zipped = folder_sizes(layer)
+    pyc = sum(p.stat().st_size for p in layer.rglob("*.pyc"))
+    print(
+        f"\nthe layer this run built ({HOST_ARCHITECTURE[platform.machine().lower()]}):"
+        f" {files} files, {_size(unzipped)} unzipped, {_size(zipped)} zipped"
+        f" (.pyc: {_size(pyc)})"
+    )
 
 
 def print_sizes() -> None:
@@ -243,9 +265,10 @@ def main(argv: list[str] | None = None) -> int:
         "--cold-repeats", type=int, default=3, help="fresh interpreters per module, without .pyc"
     )
     args = parser.parse_args(argv)
-    warm, cold, folder = cold_starts(args.repeats, args.cold_repeats)
+    warm, cold, folder, layer = cold_starts(args.repeats, args.cold_repeats)
     try:
         print_cold_starts(warm, cold)
+        print_layer_built(layer)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     print_sizes()
