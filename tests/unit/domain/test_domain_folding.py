@@ -86,6 +86,15 @@ def test_an_accepted_entry_stays_accepted_with_an_emoji_added(
 
 
 @pytest.mark.parametrize(
+    ("disguised", "reading"),
+    [("behind the user'5 back", "behind the user's back"), ("isn'7 it", "isn't it")],
+)
+def test_a_leet_digit_after_an_apostrophe_reads_as_a_letter(disguised: str, reading: str) -> None:
+    # The property above found "user'5": a digit after a letter and an apostrophe is leet too
+    assert skeleton(disguised) == reading
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f Scotland",
