@@ -23,7 +23,7 @@ from agent_memory.ledger.scope import (
 )
 from agent_memory.ledger.stores import LedgerStore, MemoryStore
 from agent_memory.ledger.turn import LedgerItemState, TurnSpec
-from agent_memory.ledger.unit_of_work import MemoryStatus, TurnLedger, TurnUnitOfWork
+from agent_memory.ledger.unit_of_work import MemoryStatus, TurnUnitOfWork
 
 __all__ = [
     "CHAT_OPEN_DELAY_MS",
@@ -46,7 +46,6 @@ __all__ = [
     "RetryPolicy",
     "TargetUsage",
     "TurnCancelledError",
-    "TurnLedger",
     "TurnSpec",
     "TurnUnitOfWork",
     "classify_cancellation",

@@ -1,6 +1,6 @@
 """The request-local unit of work of one chat turn.
 
-``TurnLedger.begin`` loads the snapshot (strongly consistent); the ``memory_update`` tool
+``TurnUnitOfWork.begin`` loads the snapshot (strongly consistent); the ``memory_update`` tool
 stages operations through the domain's ``MemoryToolSession``; the first staged operation
 creates the ledger item (``open``); ``commit`` runs the commit protocol once, after the final
 answer; ``discard`` ends a failed turn.
@@ -408,7 +408,3 @@ class TurnUnitOfWork:
         self._state = LedgerItemState.ENDED
         self._outcome = outcome
         return outcome
-
-
-# The unit of work's name before the ledger item got its own (kept for callers outside).
-TurnLedger = TurnUnitOfWork
