@@ -33,7 +33,14 @@ _OK: dict[str, Any] = {"statusCode": 200}
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     request = event.get("requestContext") or {}
     route = request.get("routeKey")
-    logger.append_keys(route=route)
+    # The route key lives as long as this invocation: the package logger is shared.
+    with logger.append_context_keys(route=route):
+        return _handle(route, request, event, context)
+
+
+def _handle(
+    route: str | None, request: dict[str, Any], event: dict[str, Any], context: LambdaContext
+) -> dict[str, Any]:
     if route == "$connect":
         # The authorizer has checked the token and that agent-memory.v1 was offered.
         return {"statusCode": 200, "headers": {"Sec-WebSocket-Protocol": SUBPROTOCOL}}

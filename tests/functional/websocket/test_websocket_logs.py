@@ -67,3 +67,14 @@ def test_no_memory_content_in_any_log_of_a_streamed_turn(
     gateway.management.on_get = lambda cid: None
     text = "\n".join(logs)
     assert SENTINEL not in text
+
+
+def test_the_route_key_ends_with_its_invocation(gateway: WebSocketGateway) -> None:
+    # GIVEN a streamed turn on a connection (every invocation logs with its route)
+    connection = gateway.connect()
+    gateway.send(connection, {"action": "chat", "message": "hello"})
+
+    # WHEN the invocations have returned
+    # THEN the shared logger no longer carries a route: a later log of the process (another
+    # route's invocation, or another handler in the same process) is not mislabelled
+    assert "route" not in logger.get_current_keys()
