@@ -266,17 +266,73 @@ def test_cancel_refuses_a_committed_turn(
     assert status(ledger_repository, "t1") == "committed"
 
 
-def test_cancel_of_expired_or_discarded_turn_reports_it(
+def test_cancel_of_an_expired_or_discarded_turn_marks_it_cancelled(
     ledger_repository: LedgerRepository,
 ) -> None:
+    # GIVEN a turn the cleanup expired and one whose attempt failed
     ledger_repository.open_turn(USER, "t-expired", NOW + 10, NOW)
     ledger_repository.expire_overdue(NOW + 11)
     ledger_repository.open_turn(USER, "t-discarded", DEADLINE, NOW)
     ledger_repository.discard(USER, "t-discarded", NOW + 1)
+
+    # WHEN the user cancels them
     expired = ledger_repository.cancel(USER, "t-expired", NOW + 12)
     discarded = ledger_repository.cancel(USER, "t-discarded", NOW + 12)
-    assert (expired.status, expired.previous, expired.changed) == ("expired", "expired", False)
-    assert (discarded.status, discarded.changed) == ("discarded", False)
+
+    # THEN both are cancelled in the ledger (what GET /turns then says), having written
+    assert (expired.status, expired.previous, expired.changed) == ("cancelled", "expired", True)
+    assert (discarded.status, discarded.previous) == ("cancelled", "discarded")
+    assert status(ledger_repository, "t-expired") == "cancelled"
+    assert status(ledger_repository, "t-discarded") == "cancelled"
+
+
+@pytest.mark.parametrize("state", ["discarded", "expired"])
+def test_a_retry_of_a_failed_turn_the_user_cancelled_never_commits(
+    ledger_repository: LedgerRepository, memory_repository: MemoryRepository, state: str
+) -> None:
+    # GIVEN a failed attempt's item (a retry could take it over), then the user's cancel
+    _leave_in(ledger_repository, memory_repository, state)
+    later = DEADLINE + 20
+    ledger_repository.cancel(USER, "t1", later)
+
+    # WHEN the client retries the turn: its open, or its commit creating the item
+    with pytest.raises(TurnExistsError):
+        ledger_repository.open_turn(USER, "t1", later + 30_000, later + 1, opener="second")
+    item = ledger_repository.commit_item(
+        USER,
+        "t1",
+        "tok2",
+        later + 2,
+        {},
+        create=NewTurn(later + 1, later + 30_000),
+        opener="second",
+    )
+
+    # THEN neither lands: the turn stays cancelled
+    with pytest.raises(TransactionCancelledError):
+        memory_repository.transact_write([item], token="tok2")
+    assert status(ledger_repository, "t1") == "cancelled"
+
+
+def test_a_late_create_of_a_superseded_attempt_never_replaces_the_retrys_item(
+    ledger_repository: LedgerRepository, memory_repository: MemoryRepository
+) -> None:
+    # GIVEN attempt A sent its create-commit at NOW + 5, and it is delayed; meanwhile A gave up
+    # (its tombstone), a retry B ran and failed too (B's tombstone, written at NOW + 50)
+    late = ledger_repository.commit_item(
+        USER, "t1", "tokA", NOW + 5, {}, create=NewTurn(NOW, DEADLINE), opener="first"
+    )
+    assert ledger_repository.discard(USER, "t1", NOW + 10, opened=False, opener="first")
+    assert ledger_repository.discard(USER, "t1", NOW + 50, opened=False, opener="second")
+
+    # WHEN A's delayed request finally arrives
+    with pytest.raises(TransactionCancelledError):
+        memory_repository.transact_write([late], token="tokA")
+
+    # THEN B's tombstone stands: A's request predates it
+    record = ledger_repository.get(USER, "t1")
+    assert record is not None
+    assert (record.status, record.opened_by) == ("discarded", "second")
 
 
 def test_cancel_is_race_safe_when_the_turn_appears(

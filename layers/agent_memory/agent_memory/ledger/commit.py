@@ -2,7 +2,8 @@
 
 ONE ``TransactWriteItems`` carries the conditional Put/Delete of every changed document, the
 forget fence (a ConditionCheck that the user's forget generation is still the one the turn's
-load saw) and the ledger's ``open``-and-before-deadline update. Failures are classified:
+load saw) and the ledger's ``open``-and-before-deadline update (or, for a short turn that
+never opened its item, the item's conditional creation). Failures are classified:
 
 - conflict or throttling -> the same request with the same ``ClientRequestToken``, short
   jittered backoff, low limit;

@@ -3,9 +3,11 @@
 
 The item fences the commit: the commit's transaction updates it on the condition
 ``status = open AND deadline_ms > now``, so a cancelled, expired or discarded turn can never
-commit, whichever Lambda is still running. It holds only metadata: status, times, the
-commit's request token and operation COUNTS. Never memory content (no entries, matches or
-tool arguments).
+commit, whichever Lambda is still running. A short chat turn that never opened its item
+creates it in the commit instead, on the condition that the turn id has no item a cancel or
+a discard left (``commit_item(create=...)``; docs/architecture.md, "deferred").
+It holds only metadata: status, times, the commit's request token and operation COUNTS.
+Never memory content (no entries, matches or tool arguments).
 
 ``open_shard`` (``open#<n>``, n a stable hash of the user mod ``OPEN_SHARDS``) exists only
 while the turn is open: it keys the sparse GSI the cleanup path reads, spread over a few
@@ -90,7 +92,7 @@ class CancelResult:
 
     @property
     def changed(self) -> bool:
-        return self.previous in ("open", "missing")
+        return self.previous != "cancelled"
 
 
 class LedgerRepository:
@@ -287,10 +289,12 @@ class LedgerRepository:
             raise translate_error(error) from error
 
     def cancel(self, user_id: str, turn_id: str, now_ms: int) -> CancelResult:
-        """Cancel a turn: ``open`` -> ``cancelled``; no item -> a ``cancelled`` tombstone
-        (so a turn cancelled before it staged anything can never open); already cancelled,
-        expired or discarded -> nothing to do. Raises ``AlreadyCommittedError``.
+        """Cancel a turn: ``open``, ``expired`` or ``discarded`` -> ``cancelled``; no item ->
+        a ``cancelled`` tombstone (so a turn cancelled before it staged anything can never
+        open); already cancelled -> nothing to do. Raises ``AlreadyCommittedError``.
 
+        An expired or discarded item is marked too: a retry of a failed attempt may take such
+        an item over (``open_turn``), and a turn the user cancelled must never commit.
         Race-safe: every write is conditional on what was read, and a lost race re-reads.
         """
         for _ in range(_CANCEL_ATTEMPTS):
@@ -298,14 +302,14 @@ class LedgerRepository:
             if record is None:
                 if self._put_tombstone(user_id, turn_id, now_ms):
                     return CancelResult(status="cancelled", previous="missing")
-            elif record.status == "open":
-                if self._transition(user_id, turn_id, "cancelled", now_ms):
-                    return CancelResult(status="cancelled", previous="open")
+            elif record.status in ("open", "expired", "discarded"):
+                previous: Literal["open", "expired", "discarded"] = record.status  # type: ignore[assignment]
+                if self._transition(user_id, turn_id, "cancelled", now_ms, from_status=previous):
+                    return CancelResult(status="cancelled", previous=previous)
             elif record.status in ("committed", "proposed"):
                 raise AlreadyCommittedError
-            elif record.status in ("cancelled", "expired", "discarded"):
-                status: Literal["cancelled", "expired", "discarded"] = record.status  # type: ignore[assignment]
-                return CancelResult(status=status, previous=status)
+            elif record.status == "cancelled":
+                return CancelResult(status="cancelled", previous="cancelled")
             else:
                 break
         raise TurnExistsError
@@ -396,10 +400,11 @@ class LedgerRepository:
         status: TurnStatus,
         now_ms: int,
         *,
+        from_status: TurnStatus = "open",
         extra_condition: str | None = None,
         extra_values: Mapping[str, AttributeValueTypeDef] | None = None,
     ) -> bool:
-        condition = "#status = :open"
+        condition = "#status = :from"
         if extra_condition:
             condition = f"{condition} AND {extra_condition}"
         try:
@@ -414,7 +419,7 @@ class LedgerRepository:
                 ExpressionAttributeNames={"#status": "status"},
                 ExpressionAttributeValues={
                     ":status": {"S": status},
-                    ":open": {"S": "open"},
+                    ":from": {"S": from_status},
                     ":now": {"N": str(now_ms)},
                     ":expires": {"N": str(expires_at(now_ms))},
                     **(extra_values or {}),
@@ -474,10 +479,12 @@ class LedgerRepository:
 
 
 # The items a new attempt of a turn may replace: an earlier attempt's that can never commit
-# (failed, expired, or open past its deadline), never the attempt's own (``:opener``).
+# (failed, expired, or open past its deadline), never the attempt's own (``:opener``), and
+# only one written before this request (``updated_at < :now``): a late request of a
+# superseded attempt, timed before the retry's item was written, never replaces it.
 _TAKEOVER = (
     "((#status IN (:discarded, :expired) OR (#status = :open AND deadline_ms < :now))"
-    " AND (attribute_not_exists(opened_by) OR opened_by <> :opener))"
+    " AND (attribute_not_exists(opened_by) OR opened_by <> :opener) AND updated_at < :now)"
 )
 
 

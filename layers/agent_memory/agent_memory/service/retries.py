@@ -9,8 +9,9 @@ decides what the retry gets:
 - the first attempt is still running: ``TurnInProgressError``;
 - the key came with a different body: ``IdempotencyKeyReusedError``;
 - the first attempt failed (it raised: a 5xx, a cancelled turn's 409): Powertools released
-  the key, so the retry runs as a new attempt of the same turn (the ledger lets it take over
-  the failed attempt's item, ``LedgerRepository.open_turn``).
+  the key, so the retry runs as a new attempt of the same turn. The ledger lets it take over
+  a failed attempt's ``discarded`` or ``expired`` item (``LedgerRepository.open_turn``), never
+  a ``cancelled`` one: a turn the user cancelled commits nothing, whichever attempt runs.
 
 The key is the pair (user, turn id), hashed: two users with the same key never meet. The
 validated payload is the request body. Stored responses expire after ``RESPONSE_TTL_S``.
