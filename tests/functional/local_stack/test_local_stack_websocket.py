@@ -107,7 +107,9 @@ def test_a_client_that_disconnects_mid_stream_commits_nothing(
     assert _ledger_says(stack, alice, turn_id, "discarded")
     assert stack.memory(alice)["memory"] == []
     assert stack.cancel(alice, turn_id).status == 200  # 409 would mean it had committed
-    assert _ledger_says(stack, alice, turn_id, "discarded")  # a cancel changes nothing now
+    # a cancel now marks it cancelled (so no retry of it can ever commit), and stores nothing
+    assert _ledger_says(stack, alice, turn_id, "cancelled")
+    assert stack.memory(alice)["memory"] == []
 
 
 def test_two_streams_of_one_user_on_two_connections_lose_nothing(
