@@ -53,7 +53,7 @@ def test_a_failed_run_is_one_log_line_and_nothing_when_nothing_expired() -> None
     assert lines == ["cleanup failed: FunctionCrashedError: cleanup raised KeyError"]
 
 
-def test_the_banner_has_the_url_flag_model_example_and_the_ready_line_last() -> None:
+def test_the_banner_has_the_console_url_flag_model_example_and_the_ready_line_last() -> None:
     text = banner(
         BannerFacts(
             url="http://127.0.0.1:3000",
@@ -67,6 +67,8 @@ def test_the_banner_has_the_url_flag_model_example_and_the_ready_line_last() -> 
         )
     )
 
+    assert "console   http://127.0.0.1:3000/ " in text
+    assert "GET /turns/{turn_id}" in text
     assert "memory    off" in text
     assert "model     rules" in text
     assert "token alice)" in text

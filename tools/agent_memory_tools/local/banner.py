@@ -70,9 +70,11 @@ def banner(facts: BannerFacts) -> str:
     body = shlex.quote(f'{{"message": "{EXAMPLE_MESSAGE}"}}')
     lines = [
         "agent-memory local stack",
+        f"  console   {facts.url}/ (the web console: sign in as any name)",
         f"  API       {facts.url}",
-        "            POST /chat, GET|PATCH|DELETE /memory, POST /turns/{turn_id}/cancel,",
-        "            POST /eval/chat",
+        "            POST /chat, GET|PATCH|DELETE /memory, GET /turns/{turn_id},",
+        "            POST /turns/{turn_id}/cancel, /memory/history, /memory/undo,",
+        "            /memory/settings, /memory/proposals, POST /eval/chat (docs/openapi.json)",
         f"  stream    ws{facts.url.removeprefix('http')}/ws (subprotocols agent-memory.v1 and"
         " bearer.<token>)",
         f"  memory    {'on' if facts.memory_enabled else 'off'} (MEMORY_ENABLED)",
