@@ -206,3 +206,59 @@ def _wait_for(condition: Any, timeout_s: float = 5.0) -> None:
             return
         time.sleep(0.01)
     raise AssertionError("the condition never held")
+
+
+def _failing(*args: Any, **kwargs: Any) -> None:
+    raise RuntimeError("injected: the idempotency table cannot be reached")
+
+
+def _calls_of_one_turn(api: Api, model_calls: ModelCalls) -> int:
+    """How many model calls a one-fact turn makes (a keyless turn of another fact)."""
+    before = model_calls.count
+    assert api.chat("remember: my laptop is a ThinkPad").memory["status"] == "committed"
+    return model_calls.count - before
+
+
+def test_an_unreachable_idempotency_store_runs_the_turn_as_without_a_key(
+    api: Api, model_calls: ModelCalls, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # GIVEN an idempotency table that cannot take the in-progress record
+    from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
+
+    monkeypatch.setattr(DynamoDBPersistenceLayer, "_put_record", _failing)
+    one_turn = _calls_of_one_turn(api, model_calls)
+
+    # WHEN a keyed turn comes in
+    turn_id = new_turn_id()
+    before = model_calls.count
+    reply = api.chat(REMEMBER, turn_id=turn_id)
+
+    # THEN it runs once and commits (the ledger still allows one commit), not a 5xx
+    assert reply.status == 200
+    assert reply.memory["status"] == "committed"
+    assert model_calls.count - before == one_turn
+    assert api.memory()["memory"] == ["my laptop is a ThinkPad", "my phone is a Pixel"]
+    assert idempotency_items(api) == []
+
+
+def test_a_response_the_store_could_not_keep_is_still_answered_once(
+    api: Api, model_calls: ModelCalls, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # GIVEN an idempotency table that takes the claim but fails to store the response
+    from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
+
+    monkeypatch.setattr(DynamoDBPersistenceLayer, "_update_record", _failing)
+    one_turn = _calls_of_one_turn(api, model_calls)
+
+    # WHEN a keyed turn comes in
+    turn_id = new_turn_id()
+    before = model_calls.count
+    reply = api.chat(REMEMBER, turn_id=turn_id)
+
+    # THEN the turn's own answer comes back (it committed), and the model ran only once:
+    # failing to store the answer never runs the turn a second time
+    assert reply.status == 200
+    assert reply.memory["status"] == "committed"
+    assert "Idempotent-Replayed" not in reply.headers
+    assert model_calls.count - before == one_turn
+    assert api.memory()["memory"] == ["my laptop is a ThinkPad", "my phone is a Pixel"]
