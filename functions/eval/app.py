@@ -24,7 +24,7 @@ def eval_chat(body: ChatRequest) -> ChatResponse:
         eval_service(),
         user_id=None,
         request=body,
-        idempotency_key=None,
+        turn_id=None,
         remaining_ms=app.lambda_context.get_remaining_time_in_millis(),
     )
     return chat_response(result)

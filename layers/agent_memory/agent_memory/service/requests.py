@@ -28,10 +28,11 @@ def run_chat_turn(
     *,
     user_id: str | None,
     request: ChatRequest,
-    idempotency_key: str | None,
+    turn_id: str | None,
     remaining_ms: int | None,
 ) -> ChatResult:
-    turn_id = turn_id_from_header(idempotency_key)
+    """One chat turn; ``turn_id`` None gets a new one."""
+    turn_id = turn_id_from_header(turn_id)
     now_ms = service.clock_ms()
     return service.run(
         ChatTurn(
@@ -66,7 +67,7 @@ def answer_chat(
             service,
             user_id=user_id,
             request=request,
-            idempotency_key=turn_id,
+            turn_id=turn_id,
             remaining_ms=remaining_ms,
         )
         return chat_response(result).model_dump(mode="json")
