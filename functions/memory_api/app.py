@@ -199,7 +199,9 @@ def cancel_turn(turn_id: str) -> CancelResponse:
     operation_id="get_turn",
     tags=["turns"],
     summary="What became of a turn's memory writes (for a client that lost the answer)",
-    description="The turn ledger's status. 404 when the turn staged nothing or is not yours.",
+    description="The turn ledger's status. 404 when the turn staged nothing or is not yours, "
+    "and while a short turn is still within half a second of its first write (its ledger item "
+    "is created with its commit).",
 )
 def get_turn(turn_id: str) -> TurnStatusResponse:
     user_id = authenticated_subject(app)
