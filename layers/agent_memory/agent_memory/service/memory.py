@@ -173,14 +173,15 @@ class MemoryService:
                 message="Memory could not be deleted right now. Please retry."
             ) from None
 
-    def cancel_turn(self, user_id: str, turn_id: str) -> Literal["cancelled", "expired"]:
+    def cancel_turn(self, user_id: str, turn_id: str) -> Literal["cancelled"]:
+        """The turn can never commit now: ``cancelled`` (whatever it was, unless committed)."""
         try:
-            result = self._ledger.cancel(user_id, turn_id, self._clock_ms())
+            self._ledger.cancel(user_id, turn_id, self._clock_ms())
         except AlreadyCommittedError:
             raise AlreadyCommittedTurnError() from None
         except RepositoryError:
             raise LedgerUnreachableError() from None
-        return "expired" if result.status == "expired" else "cancelled"
+        return "cancelled"
 
     def turn_status(self, user_id: str, turn_id: str) -> TurnStatus:
         """The ledger's status of the caller's turn (a client that lost the answer asks).
