@@ -72,14 +72,26 @@ NEVER = {
     ),
 }
 LIST_MODULES = "import sys, json, app; print(json.dumps(sorted(sys.modules)))"
+# The HTTP contract's models whose validator init has built (pydantic builds a model's
+# validator and serializer when the class is made, unless told to defer it).
+LIST_BUILT_MODELS = """
+import json, app
+from pydantic import BaseModel
+from agent_memory.http import contract
+print(json.dumps(sorted(
+    name for name, value in vars(contract).items()
+    if isinstance(value, type) and issubclass(value, BaseModel) and value.__pydantic_complete__
+)))
+"""
 
 
-def modules_after_init(function: str) -> set[str]:
+def run_after_init(function: str, script: str) -> str:
+    """The last line ``script`` prints after loading the function's handler module."""
     folder = ROOT / "functions" / function
     env = {key: value for key, value in os.environ.items() if key in ("PATH", "HOME", "LANG")}
     env.update(LAMBDA_ENV, PYTHONPATH=str(folder), LAMBDA_TASK_ROOT=str(folder))
     done = subprocess.run(
-        [sys.executable, "-c", LIST_MODULES],
+        [sys.executable, "-c", script],
         cwd=folder,
         env=env,
         capture_output=True,
@@ -87,7 +99,11 @@ def modules_after_init(function: str) -> set[str]:
         check=True,
         timeout=120,
     )
-    return set(json.loads(done.stdout.splitlines()[-1]))
+    return done.stdout.splitlines()[-1]
+
+
+def modules_after_init(function: str) -> set[str]:
+    return set(json.loads(run_after_init(function, LIST_MODULES)))
 
 
 @pytest.mark.parametrize("function", sorted(NEVER))
@@ -104,3 +120,13 @@ def test_a_function_loads_nothing_at_init_that_it_never_runs(function: str) -> N
     )
     assert unneeded == []
     assert "app" in loaded  # the handler itself did load
+
+
+@pytest.mark.parametrize("function", ["chat", "memory_api", "eval"])
+def test_init_builds_no_validator_of_the_http_contract(function: str) -> None:
+    # GIVEN a fresh interpreter that has loaded an HTTP function's handler module
+    built = json.loads(run_after_init(function, LIST_BUILT_MODELS))
+
+    # THEN no contract model's validator was built: each is built by the first request that
+    # uses it, so a function never builds the models of other functions' routes
+    assert built == []

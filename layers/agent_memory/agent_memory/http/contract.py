@@ -85,7 +85,14 @@ MAX_HISTORY_PAGE = 50
 DEFAULT_HISTORY_PAGE = 20
 
 
-class _Strict(BaseModel):
+# Every body's validator is built on first use, not at import: a function uses a few of these
+# models (chat two bodies; the memory API those of the route it serves), and building them all
+# at import was a measurable part of every cold start (issue 13).
+class _Body(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
+
+class _Strict(_Body):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
@@ -99,12 +106,12 @@ class ChatRequest(_Strict):
     history: list[HistoryItem] = Field(default_factory=list, max_length=MAX_HISTORY_ITEMS)
 
 
-class StoreUsage(BaseModel):
+class StoreUsage(_Body):
     chars: int
     limit: int
 
 
-class MemoryOutcomeBody(BaseModel):
+class MemoryOutcomeBody(_Body):
     status: MemoryStatusName
     operations: int = Field(
         description="Operations staged by the turn (committed only if status is committed)."
@@ -123,13 +130,13 @@ class MemoryOutcomeBody(BaseModel):
     memory: StoreUsage
 
 
-class ChatResponse(BaseModel):
+class ChatResponse(_Body):
     turn_id: str
     reply: str
     memory: MemoryOutcomeBody
 
 
-class EntryProvenance(BaseModel):
+class EntryProvenance(_Body):
     source: ProvenanceSource = Field(
         description="Who last wrote the entry; unknown: written before provenance was kept."
     )
@@ -142,7 +149,7 @@ class EntryProvenance(BaseModel):
     )
 
 
-class MemoryDocument(BaseModel):
+class MemoryDocument(_Body):
     entries: list[str]
     chars: int
     limit: int
@@ -151,7 +158,7 @@ class MemoryDocument(BaseModel):
     )
 
 
-class MemoryDocumentsResponse(BaseModel):
+class MemoryDocumentsResponse(_Body):
     user: MemoryDocument
     memory: MemoryDocument
 
@@ -196,14 +203,14 @@ class UndoRequest(_Strict):
     commit_id: str = Field(min_length=1, max_length=64)
 
 
-class Change(BaseModel):
+class Change(_Body):
     target: Literal["user", "memory"]
     action: Literal["add", "replace", "remove"]
     before: str | None = None
     after: str | None = None
 
 
-class HistoryEntry(BaseModel):
+class HistoryEntry(_Body):
     commit_id: str
     source: ChangeSource
     turn_id: str | None = None
@@ -211,7 +218,7 @@ class HistoryEntry(BaseModel):
     changes: list[Change]
 
 
-class HistoryResponse(BaseModel):
+class HistoryResponse(_Body):
     items: list[HistoryEntry]
     next_cursor: str | None = None
 
@@ -220,7 +227,7 @@ class WriteModeSettings(_Strict):
     write_mode: WriteModeName = "auto"
 
 
-class ProposalBody(BaseModel):
+class ProposalBody(_Body):
     proposal_id: str
     turn_id: str
     created_at: int = Field(description="Epoch milliseconds.")
@@ -228,11 +235,11 @@ class ProposalBody(BaseModel):
     operations: list[OperationBody]
 
 
-class ProposalsResponse(BaseModel):
+class ProposalsResponse(_Body):
     items: list[ProposalBody]
 
 
-class CancelResponse(BaseModel):
+class CancelResponse(_Body):
     turn_id: str
     status: Literal["cancelled", "expired"]
 
@@ -240,17 +247,17 @@ class CancelResponse(BaseModel):
 TurnStatusName = Literal["open", "committed", "proposed", "cancelled", "expired", "discarded"]
 
 
-class TurnStatusResponse(BaseModel):
+class TurnStatusResponse(_Body):
     """What became of a turn's memory writes (the ledger's status)."""
 
     turn_id: str
     status: TurnStatusName
 
 
-class ErrorDetail(BaseModel):
+class ErrorDetail(_Body):
     code: str
     message: str
 
 
-class ErrorResponse(BaseModel):
+class ErrorResponse(_Body):
     error: ErrorDetail
