@@ -11,11 +11,13 @@ as init is concerned (LAMBDA_TASK_ROOT set, so the Powertools Tracer is on and i
 X-Ray SDK; tables, issuer and flags as template.yaml sets them).
 
 The reference is a minimal handler that imports boto3 (from the same layer, with its
-bytecode) and creates a DynamoDB client. Modules are measured round-robin and the median
-is printed, so machine noise hits all of them alike. Each load is timed twice: wall clock
-(what a cold start costs on an idle machine) and the process's CPU time, which a loaded
-machine inflates far less (on a shared machine, read the CPU ratios). A further column loads
-the same layer with its .pyc removed (how the layer shipped before it carried bytecode).
+bytecode) and creates a DynamoDB client; a second one, "frameworks only", is the frameworks
+the HTTP functions use without any of our code (the floor of their ratios). Modules are
+measured round-robin and the median is printed, so machine noise hits all of them alike.
+Each load is timed twice: wall clock (what a cold start costs on an idle machine) and the
+process's CPU time, which a loaded machine inflates far less (on a shared machine, read the
+CPU ratios). A further column loads the same layer with its .pyc removed (how the layer
+shipped before it carried bytecode).
 
 The handlers build their AWS clients on first use, so init leaves them to the first request,
 where the minimal handler builds its one at init: a last figure times, after chat's init,
@@ -60,6 +62,45 @@ client = boto3.client("dynamodb")
 
 def lambda_handler(event, context):
     return {"statusCode": 200}
+"""
+
+# A second reference: what the HTTP functions' frameworks cost with none of our code, as
+# they use them (Powertools' Logger, Metrics, a Tracer patching botocore, the HTTP resolver
+# validating a pydantic body; botocore's session imported). A function's ratio cannot go below
+# this one's while it keeps these frameworks.
+FRAMEWORKS = "frameworks only"
+FRAMEWORKS_HANDLER = """\
+from typing import Annotated
+
+import botocore.session
+from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
+from aws_lambda_powertools.event_handler.openapi.params import Header
+from aws_lambda_powertools.logging import correlation_paths
+from botocore.config import Config
+from pydantic import BaseModel, ConfigDict
+
+logger = Logger(service="frameworks")
+metrics = Metrics(namespace="Frameworks", service="frameworks")
+tracer = Tracer(service="frameworks", patch_modules=("botocore",))
+app = APIGatewayHttpResolver(enable_validation=True)
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+    message: str
+
+
+@app.post("/chat")
+def chat(body: Body, key: Annotated[str | None, Header(alias="idempotency-key")] = None) -> dict:
+    return {}
+
+
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def lambda_handler(event, context):
+    return app.resolve(event, context)
 """
 
 PROBE = """\
@@ -168,7 +209,10 @@ def cold_starts(
     minimal = folder / "minimal" / "app.py"
     minimal.parent.mkdir()
     minimal.write_text(MINIMAL_HANDLER, encoding="utf-8")
-    paths = {BASELINE: minimal}
+    frameworks = folder / "frameworks" / "app.py"
+    frameworks.parent.mkdir()
+    frameworks.write_text(FRAMEWORKS_HANDLER, encoding="utf-8")
+    paths = {BASELINE: minimal, FRAMEWORKS: frameworks}
     paths.update(
         {
             name: ROOT / "functions" / name / "app.py"

@@ -32,6 +32,8 @@ LAMBDA_ENV = {
 # Every client is made with botocore alone (agent_memory/aws_clients.py): boto3 and s3transfer
 # are never loaded by a function.
 NO_BOTO3 = ("boto3", "s3transfer")
+# The record a chat turn emits: only the functions that run turns load it.
+TURN_RECORD = "agent_memory.telemetry.turn_record"
 # function -> module prefixes it must never load at init
 NEVER = {
     "cleanup": (
@@ -43,6 +45,7 @@ NEVER = {
         "agent_memory.service.chat",
         "aws_lambda_powertools.event_handler",
         "pydantic",
+        TURN_RECORD,
         *NO_BOTO3,
     ),
     "memory_api": (
@@ -50,6 +53,7 @@ NEVER = {
         "agent_memory.models",
         "agent_memory.service.chat",
         "agent_memory.service.streaming",
+        TURN_RECORD,
         *NO_BOTO3,
     ),
     "chat": (
@@ -69,6 +73,7 @@ NEVER = {
         "agent_memory.repository",
         "agent_memory.service",
         "agent_memory.domain",
+        TURN_RECORD,
     ),
 }
 LIST_MODULES = "import sys, json, app; print(json.dumps(sorted(sys.modules)))"

@@ -1,10 +1,15 @@
 """Telemetry that never carries memory: Powertools Logger, Metrics and Tracer, set up once.
 
 The Tracer is not exported here: import it from ``agent_memory.telemetry.tracing`` in the
-functions that are traced (importing it may load the X-Ray SDK and patch botocore).
+functions that are traced (importing it may load the X-Ray SDK and patch botocore). The turn
+record's names are imported on first use: only the chat turns emit one, and the functions
+that run none (the memory API, the authorizer, the cleanup) never load it.
 """
 
 from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from agent_memory.telemetry.counters import (
     AUTHORIZER_DENIALS,
@@ -19,13 +24,27 @@ from agent_memory.telemetry.counters import (
     count_outcome,
 )
 from agent_memory.telemetry.powertools import NAMESPACE, SERVICE, logger, metrics
-from agent_memory.telemetry.turn_record import (
-    APPROVED_DEBUG_FIELDS,
-    RECORD_FIELDS,
-    TurnRecord,
-    debug_capture_enabled,
-    emit_memory_unavailable,
-    emit_turn_record,
+
+if TYPE_CHECKING:
+    from agent_memory.telemetry.turn_record import (
+        APPROVED_DEBUG_FIELDS,
+        RECORD_FIELDS,
+        TurnRecord,
+        debug_capture_enabled,
+        emit_memory_unavailable,
+        emit_turn_record,
+    )
+
+_TURN_RECORD = "agent_memory.telemetry.turn_record"
+_LAZY_EXPORTS = frozenset(
+    {
+        "APPROVED_DEBUG_FIELDS",
+        "RECORD_FIELDS",
+        "TurnRecord",
+        "debug_capture_enabled",
+        "emit_memory_unavailable",
+        "emit_turn_record",
+    }
 )
 
 __all__ = [
@@ -50,3 +69,9 @@ __all__ = [
     "logger",
     "metrics",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY_EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(_TURN_RECORD), name)
