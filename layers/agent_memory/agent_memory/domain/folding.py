@@ -40,6 +40,12 @@ _EMOJI_TAG_SEQUENCE = re.compile(
 # inside the word ("p@ss"), so "$HOME", "user@" edges and "Stop!" keep their meaning.
 _LEET_DIGITS = str.maketrans("013456789", "oieasgtbg")
 _LEET_SYMBOLS = str.maketrans("@$!|", "asii")
+# letter -> the characters that may read as it
+_LEET_TABLE = {**_LEET_DIGITS, **_LEET_SYMBOLS}
+LEET_READINGS: dict[str, str] = {
+    letter: "".join(chr(code) for code, read in _LEET_TABLE.items() if read == ord(letter))
+    for letter in set("oieasgtbg")
+}
 # A leetspeak word is a run of these characters holding both a letter and one of the rest.
 # It is found from a seam (a digit or symbol next to a letter) rather than matched from each
 # run's start: the patterns begin with a rare character, so the engine skips to it at C
@@ -65,10 +71,21 @@ def nfkc(text: str) -> str:
 
 def skeleton(text: str) -> str:
     """The folded form phrase rules match. Idempotent: skeleton(skeleton(t)) == skeleton(t)."""
+    return read_leetspeak(skeleton_before_leetspeak(text))
+
+
+def skeleton_before_leetspeak(text: str) -> str:
+    """The skeleton but for leetspeak: ``read_leetspeak`` of it is the skeleton. Reading
+    leetspeak changes characters in place (one for one), which lets the prefilter match
+    this text with letters widened to their readings (``LEET_READINGS``)."""
     folded = nfkc(text)
     if not folded.isascii():
         folded = _NON_ASCII_RUN.sub(_fold_run, folded)
-    folded = folded.lower().replace("l", "i")
+    return folded.lower().replace("l", "i")
+
+
+def read_leetspeak(folded: str) -> str:
+    """Leetspeak words of a folded text read as letters, one character for one."""
     if _LEET_CHARACTER.search(folded) is None:
         return folded
     folded, leet_words = _fold_leet_words(folded)

@@ -19,7 +19,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
-from agent_memory.domain.folding import fold_pattern, skeleton
+from agent_memory.domain.folding import (
+    fold_pattern,
+    read_leetspeak,
+    skeleton,
+    skeleton_before_leetspeak,
+)
 from agent_memory.domain.rule_anchors import (
     RuleAnchors,
     anchors_of,
@@ -36,11 +41,11 @@ _WORD = re.compile(r"[a-z]+")
 
 @dataclass(frozen=True)
 class ScanViews:
-    """The forms of one text that rules read."""
+    """The forms of one text that rules read. Only ``folded`` and ``long_words`` are made
+    for every text; the rest when a rule that the prefilter passed reads them."""
 
     plain: str
-    skeleton: str
-    words: frozenset[bytes]  # ASCII words of the skeleton
+    folded: str  # the skeleton before leetspeak is read (folding.skeleton_before_leetspeak)
     long_words: str  # the whitespace-separated words of 16 or more characters, joined
 
     # Anchor positions found so far (per text searched), shared by the rules of one scan.
@@ -51,6 +56,15 @@ class ScanViews:
     @property
     def has_long_token(self) -> bool:
         return bool(self.long_words)
+
+    @cached_property
+    def skeleton(self) -> str:
+        return read_leetspeak(self.folded)
+
+    @cached_property
+    def words(self) -> frozenset[bytes]:
+        """The ASCII words of the skeleton."""
+        return _letter_runs(self.skeleton)
 
     @cached_property
     def skeleton_is_ascii(self) -> bool:
@@ -69,14 +83,18 @@ class ScanViews:
     def long_words_lower(self) -> str:
         return lower_keeping_offsets(self.long_words)
 
+    def prefilter_text(self, view: str) -> bytes:
+        """A view as the prefilter reads it: UTF-8 (``re2_superset``); the skeleton's view
+        is ``folded``."""
+        text = self.folded if view == "skeleton" else getattr(self, view)
+        return text.encode("utf-8", "replace")
+
     @classmethod
     def of(cls, plain: str) -> ScanViews:
         """``plain`` must already be NFKC."""
-        folded = skeleton(plain)
         return cls(
             plain=plain,
-            skeleton=folded,
-            words=_letter_runs(folded),
+            folded=skeleton_before_leetspeak(plain),
             long_words=_long_words(plain),
         )
 
@@ -156,12 +174,19 @@ class ThreatRule:
     code: str
     category: ThreatCategory
     triggers: Triggers
-    pattern: re.Pattern[str]
+    source: str  # the pattern, as re.compile reads it (with ``flags``)
+    flags: int
     view: Literal["skeleton", "plain", "long_words"]
     examples: tuple[str, ...]
     counterexamples: tuple[str, ...]
     # A second look at each match, for what a pattern cannot judge (is this value a secret?).
     confirm: Callable[[re.Match[str]], bool] | None = None
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        """Compiled on first use: the prefilter passes few rules for most texts, so a
+        process compiles only the rules its texts come near."""
+        return re.compile(self.source, self.flags)
 
     @cached_property
     def anchors(self) -> RuleAnchors | None:
@@ -206,7 +231,7 @@ class ThreatRule:
         """Where this rule's anchors are looked for, and the words of that text."""
         if self.view == "skeleton":
             return "skeleton", "words"
-        if not self.pattern.flags & re.IGNORECASE:
+        if not self.flags & re.IGNORECASE:
             return self.view, None
         if self.view == "plain":
             return "plain_lower", "plain_words"
@@ -226,12 +251,12 @@ def phrase(
     """A rule over the skeleton, written in plain English (case and look-alikes ignored).
     With ``quoting_allowed``, a match that a note quotes or names as its topic ("attackers
     may write 'ignore previous instructions'") is not a finding."""
-    pattern = re.compile(fold_pattern(source), re.MULTILINE)
     return ThreatRule(
         code,
         category,
         Triggers.parse(triggers),
-        pattern,
+        fold_pattern(source),
+        re.MULTILINE,
         "skeleton",
         examples,
         counterexamples,
@@ -293,7 +318,8 @@ def literal(
         code,
         category,
         Triggers.parse(triggers),
-        re.compile(source, flags),
+        source,
+        flags,
         "long_words" if long_words_only else "plain",
         examples,
         counterexamples,

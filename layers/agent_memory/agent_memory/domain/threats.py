@@ -17,6 +17,7 @@ from functools import lru_cache
 from agent_memory.domain.credentials import CREDENTIAL, holds_random_token
 from agent_memory.domain.encoded import decoded_payloads
 from agent_memory.domain.folding import invisible_character, nfkc
+from agent_memory.domain.rule_prefilter import RulePrefilter
 from agent_memory.domain.rules_carriers import (
     CONCEALMENT,
     DEFERRED_TOOL_USE,
@@ -56,6 +57,8 @@ _STEERING: tuple[ThreatRule, ...] = (
     *COMMAND_AND_CONTROL,
 )
 RULES: tuple[ThreatRule, ...] = (*_STEERING, *CREDENTIAL)
+_STEERING_PREFILTER = RulePrefilter(_STEERING)
+_CREDENTIAL_PREFILTER = RulePrefilter(CREDENTIAL)
 
 
 # Stored entries are scanned again on every load and every batch; a process keeps the
@@ -73,13 +76,13 @@ def scan(text: str) -> ThreatFinding | None:
     if invisible_character(plain) is not None:
         return ThreatFinding(ThreatCategory.INVISIBLE_UNICODE, "invisible_character")
     views = ScanViews.of(plain)
-    finding = _first_match(views, RULES)
+    finding = _first_match(views, _STEERING_PREFILTER) or _first_match(views, _CREDENTIAL_PREFILTER)
     if finding is not None:
         return finding
     if holds_random_token(plain, views.long_words):
         return ThreatFinding(ThreatCategory.CREDENTIAL, "random_token")
     for decoded in decoded_payloads(plain, views.words, views.long_words):
-        inner = _first_match(_views(decoded), _STEERING)
+        inner = _first_match(_views(decoded), _STEERING_PREFILTER)
         if inner is not None:
             return ThreatFinding(ThreatCategory.ENCODED_PAYLOAD, inner.code)
     return None
@@ -99,15 +102,15 @@ def scan_document(entries: Iterable[str]) -> ThreatFinding | None:
 
 @lru_cache(maxsize=_CACHED_DOCUMENTS)
 def _scan_document_text(text: str) -> ThreatFinding | None:
-    return _first_match(_views(text), _STEERING)
+    return _first_match(_views(text), _STEERING_PREFILTER)
 
 
 def _views(text: str) -> ScanViews:
     return ScanViews.of(nfkc(text))
 
 
-def _first_match(views: ScanViews, rules: tuple[ThreatRule, ...]) -> ThreatFinding | None:
-    for rule in rules:
+def _first_match(views: ScanViews, prefilter: RulePrefilter) -> ThreatFinding | None:
+    for rule in prefilter.candidates(views):
         if rule.matches(views):
             return ThreatFinding(rule.category, rule.code)
     return None

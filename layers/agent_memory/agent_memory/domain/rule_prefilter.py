@@ -1,0 +1,114 @@
+"""The prefilter: the rules that may match a text, found for all of them in one native pass.
+
+Running forty Python patterns over a 2,200-character entry (and the folding they need) was
+most of a scan's cost, though an ordinary entry matches none. Each rule's pattern, widened
+so that it matches wherever the rule can (``re2_superset``), goes into RE2 sets
+(google-re2), and one call per set and view says which of its patterns match anywhere in
+the text. Only the rules named are run in Python, with their real patterns, which decide:
+the prefilter can only spare work, never change a finding.
+
+A set of many patterns has one automaton, built as the text is read; a few small sets
+keep it small. Each set also holds a pattern that matches every text: if RE2 could not run
+a set to its end (its automaton out of memory), that pattern is missing from the answer
+and every rule of the set is run instead.
+
+The rewritten patterns are generated ahead (``prefilter_sources``, by
+scripts/generate_prefilter_sources.py), since rewriting them costs a cold start more than
+compiling them; a rule whose pattern changed since is rewritten when the prefilter is made.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+import re2  # type: ignore[import-untyped]
+
+from agent_memory.domain.folding import LEET_READINGS
+from agent_memory.domain.prefilter_sources import SOURCES
+from agent_memory.domain.re2_superset import UntranslatableError, superset_source
+from agent_memory.domain.threat_rule import ScanViews, ThreatRule
+
+__all__ = ["RulePrefilter", "fingerprint", "translated"]
+
+_RULES_PER_SET = 8
+_SET_MEMORY = 16 << 20  # bytes per set, most of it the automaton's cache
+_MATCHES_EVERY_TEXT = 0  # the index of the empty pattern in each set
+
+
+class _RuleSet:
+    """The widened patterns of some rules of one view, in one RE2 set."""
+
+    def __init__(self, view: str, members: Sequence[tuple[int, str]]) -> None:
+        options = re2.Options()
+        options.max_mem = _SET_MEMORY
+        options.log_errors = False
+        self.view = view
+        self._set = re2.Set.SearchSet(options)
+        self._set.Add("")
+        self.rules = tuple(index for index, _ in members)
+        for _, source in members:
+            self._set.Add(source)
+        self._set.Compile()
+
+    def matching(self, text: bytes) -> tuple[int, ...]:
+        """The indexes (into the prefilter's rules) whose widened pattern matches ``text``."""
+        found = self._set.Match(text) or ()
+        if _MATCHES_EVERY_TEXT not in found:
+            return self.rules  # the set did not run to the end: no answer, run them all
+        return tuple(self.rules[position - 1] for position in found if position)
+
+
+class RulePrefilter:
+    """For a sequence of rules, the ones that may match a text (``candidates``)."""
+
+    def __init__(self, rules: Sequence[ThreatRule]) -> None:
+        self.rules = tuple(rules)
+        by_view: dict[str, list[tuple[int, str]]] = {}
+        always: list[int] = []
+        for index, rule in enumerate(self.rules):
+            source = _source(rule)
+            if source is None:
+                always.append(index)
+            else:
+                by_view.setdefault(rule.view, []).append((index, source))
+        self._always = tuple(always)
+        self._sets = tuple(
+            _RuleSet(view, members[start : start + _RULES_PER_SET])
+            for view, members in by_view.items()
+            for start in range(0, len(members), _RULES_PER_SET)
+        )
+
+    def candidates(self, views: ScanViews) -> list[ThreatRule]:
+        """The rules that may match ``views``, in the order of the rules."""
+        texts: dict[str, bytes] = {}
+        found = set(self._always)
+        for rule_set in self._sets:
+            text = texts.get(rule_set.view)
+            if text is None:
+                text = texts[rule_set.view] = views.prefilter_text(rule_set.view)
+            found.update(rule_set.matching(text))
+        return [self.rules[index] for index in sorted(found)]
+
+
+def fingerprint(rule: ThreatRule) -> str:
+    """What the rewriting of ``rule`` depends on, in a few characters."""
+    text = f"{rule.view}\x00{rule.flags}\x00{rule.source}"
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+
+
+def translated(rule: ThreatRule) -> str | None:
+    """The rule's pattern rewritten for the prefilter, or None when it cannot be."""
+    try:
+        return superset_source(
+            rule.source, rule.flags, leet=rule.view == "skeleton", leet_readings=LEET_READINGS
+        )
+    except UntranslatableError:
+        return None
+
+
+def _source(rule: ThreatRule) -> str | None:
+    stored = SOURCES.get(rule.code)
+    if stored is not None and stored[0] == fingerprint(rule):
+        return stored[1]
+    return translated(rule)
