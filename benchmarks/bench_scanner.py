@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
 from agent_memory.domain import LIMITS
-from agent_memory.domain.threats import RULES
+from agent_memory.domain.threats import RULES, scan_document
 from agent_memory.domain.threats import scan as cached_scan
 
 # The scan itself: the process-wide cache of answers per text would time dictionary lookups.
@@ -120,6 +121,31 @@ def print_quality(corpus: list[dict[str, str]]) -> None:
     print(f"{'all attacks':<22}{attacks:>7}{caught / attacks:>9.3f} recall")
 
 
+def benign_documents(corpus: list[dict[str, str]], count: int) -> list[list[str]]:
+    """Whole memories of benign facts: the corpus's, shuffled, as many as both stores hold."""
+    facts = [item["text"] for item in corpus if item["label"] == "benign"]
+    capacity = sum(LIMITS.values())
+    documents = []
+    for seed in range(count):
+        random.Random(seed).shuffle(facts)
+        document: list[str] = []
+        for fact in facts:
+            if sum(map(len, document)) + len(document) + len(fact) > capacity:
+                break
+            document.append(fact)
+        documents.append(document)
+    return documents
+
+
+def print_documents(corpus: list[dict[str, str]]) -> None:
+    documents = benign_documents(corpus, 300)
+    flagged = sum(scan_document(document) is not None for document in documents)
+    print(
+        f"\nbenign memory documents (the benign facts shuffled, {sum(LIMITS.values()):,} "
+        f"characters each), read whole: {flagged} of {len(documents)} flagged"
+    )
+
+
 def full_length_entries(corpus: list[dict[str, str]]) -> list[str]:
     """Benign entries of the store's full length, made of the corpus's own facts."""
     facts = [item["text"] for item in corpus if item["label"] == "benign"]
@@ -174,6 +200,7 @@ def main() -> None:
     args = parser.parse_args()
     corpus = load_corpus()
     print_quality(corpus)
+    print_documents(corpus)
     print_speed(corpus, args.seconds)
 
 

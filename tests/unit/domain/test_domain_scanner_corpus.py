@@ -5,12 +5,13 @@ false positives <= 0.02 per category; the suite fails below 0.9 or above 0.05.""
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from agent_memory.domain import ThreatCategory, scan
+from agent_memory.domain import LIMITS, ThreatCategory, scan, scan_document
 
 CORPUS_PATH = Path(__file__).resolve().parents[2] / "corpus/scanner_corpus.jsonl"
 CORPUS = [json.loads(line) for line in CORPUS_PATH.open(encoding="utf-8")]
@@ -49,3 +50,18 @@ def test_false_positives_per_kind_of_benign_fact_stay_under_the_ceiling() -> Non
     for kind, texts in by_kind.items():
         refused = sum(scan(text) is not None for text in texts)
         assert refused / len(texts) <= MAX_FALSE_POSITIVES, f"{kind}: {refused}/{len(texts)}"
+
+
+@pytest.mark.parametrize("seed", range(0, 300, 3))
+def test_benign_facts_side_by_side_never_read_as_an_attack(seed: int) -> None:
+    # GIVEN a full memory of benign facts (the corpus's, in a shuffled order)
+    facts = [item["text"] for item in CORPUS if item["label"] == "benign"]
+    random.Random(seed).shuffle(facts)
+    document: list[str] = []
+    for fact in facts:
+        if sum(map(len, document)) + len(document) + len(fact) > sum(LIMITS.values()):
+            break
+        document.append(fact)
+    # THEN the document read whole holds no finding: a gap in a rule does not bridge two
+    # facts ("...exported to S3 for the analytics team." beside "Our webhook is https://...")
+    assert scan_document(document) is None

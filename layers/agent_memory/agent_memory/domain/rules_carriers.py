@@ -12,7 +12,7 @@ from agent_memory.domain.threat_rule import ThreatRule, literal, phrase
 
 _ROLE = r"(?:system|assistant|developer|user|human|ai|bot|model|tool|function|ipython)"
 _STEERING = (
-    r"(?:you\b|your\b|ignore|disregard|must\b|always\b|never\b|from\s+now|new\s+instructions|"
+    r"\b(?:you\b|your\b|ignore|disregard|must\b|always\b|never\b|from\s+now|new\s+instructions|"
     r"do\s+not|don't|reveal|pretend|act\s+as|override|the\s+assistant|sure\b|okay\b|ok\b|"
     r"understood|certainly|as\s+an\s+ai|here\s+is|i\s+will|i'll)"
 )
@@ -101,7 +101,10 @@ HIDDEN_MARKUP: tuple[ThreatRule, ...] = (
         "invisible_style",
         C.HIDDEN_MARKUP,
         "style hidden font",
-        r"\bstyle\s*=\s*[\"']?[^\"'>]{0,200}?(?:display\s*:\s*none|visibility\s*:\s*hidden|"
+        # The value goes on over a line break only where the next line is indented (an
+        # attribute written over lines), not into the next line of the memory document.
+        r"\bstyle\s*=\s*[\"']?(?:[^\"'>\n]|\n(?=[ \t])){0,200}?(?:display\s*:\s*none|"
+        r"visibility\s*:\s*hidden|"
         r"font-size\s*:\s*0(?:\.0+)?(?:px|pt|em|rem|%)?\s*[;\"'>]|opacity\s*:\s*0(?:\.0+)?\s*[;\"'>]|"
         r"color\s*:\s*(?:white|#fff(?:fff)?\b|transparent)|(?:max-)?(?:height|width)\s*:\s*0"
         r"(?:px)?\s*[;\"'>]|text-indent\s*:\s*-\d{3,}|(?:left|top)\s*:\s*-\d{3,}|clip\s*:\s*rect\(\s*0)"

@@ -10,6 +10,8 @@ from __future__ import annotations
 from agent_memory.domain.threat_categories import ThreatCategory as C
 from agent_memory.domain.threat_rule import ThreatRule, phrase
 
+# One character of a sentence: not a line break, and not a full stop that ends it.
+_IN_SENTENCE = r"(?:[^\n.!?]|[.!?](?!\s))"
 _SEND = (
     r"(?:send|post|upload|forward|transmit|exfiltrate|leak|e-?mail|mail|pipe|submit|share|copy|"
     r"sync|report|relay|dump|export|beam|push|deliver|paste|attach|include|embed|append)"
@@ -60,8 +62,10 @@ EXFILTRATION: tuple[ThreatRule, ...] = (
         ),
         # Atomic groups: the nearest sensitive noun and the nearest "to" after it are taken,
         # not retried one by one under the gaps after them (which would multiply the gaps).
-        rf"\b{_SEND}\b(?>[^\n]{{0,80}}?\b{_SENSITIVE}\b)(?>[^\n]{{0,80}}?(?:\bto\b|\binto\b|"
-        rf"\bvia\b|\bat\b|\bwith\b|=>|->))[^\n]{{0,40}}?{_DESTINATION}"
+        # The gaps stay in one sentence: two facts side by side in the memory document ("...
+        # exported to S3 for the analytics team. Our webhook is https://...") are not one.
+        rf"\b{_SEND}\b(?>{_IN_SENTENCE}{{0,80}}?\b{_SENSITIVE}\b)(?>{_IN_SENTENCE}{{0,80}}?"
+        rf"(?:\bto\b|\binto\b|\bvia\b|\bat\b|\bwith\b|=>|->)){_IN_SENTENCE}{{0,40}}?{_DESTINATION}"
         rf"|\b{_SEND}\s+(?:\w+\s+){{0,3}}?(?:to|at)\s+(?:https?\s*:\s*/\s*/|www\s*\.)"
         r"|\b(?:include|output|print|share|dump|reveal)\s+(?:\w+\s+){0,4}?(?:conversation\s+"
         r"history|chat\s+history|previous\s+messages|full\s+context|entire\s+context|the\s+whole\s+"

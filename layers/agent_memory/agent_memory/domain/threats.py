@@ -97,7 +97,7 @@ def scan_entry(text: str) -> ThreatCategory | None:
 def scan_document(entries: Iterable[str]) -> ThreatFinding | None:
     """A steering finding in the entries read as one text, as the model reads the memory
     block; catches an instruction split across entries (or across turns)."""
-    return _scan_document_text(" ".join(entries))
+    return _scan_document_text("\n".join(entries))
 
 
 @lru_cache(maxsize=_CACHED_DOCUMENTS)
