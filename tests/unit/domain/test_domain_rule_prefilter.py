@@ -19,7 +19,11 @@ from hypothesis import strategies as st
 
 from agent_memory.domain.folding import LEET_READINGS, skeleton_before_leetspeak
 from agent_memory.domain.prefilter_sources import SOURCES
-from agent_memory.domain.re2_superset import UntranslatableError, superset_source
+from agent_memory.domain.re2_superset import (
+    UntranslatableError,
+    spaces_as_ascii,
+    superset_source,
+)
 from agent_memory.domain.rule_prefilter import RulePrefilter, _RuleSet, fingerprint
 from agent_memory.domain.threat_rule import ScanViews
 from agent_memory.domain.threats import RULES
@@ -116,7 +120,8 @@ def test_the_prefilter_passes_every_matching_rule_on_odd_text(text: str) -> None
 
 
 def re2_matches(source: str, text: str) -> bool:
-    return re2.compile(source).search(text.encode("utf-8")) is not None
+    """Does ``source`` match ``text`` read as the prefilter reads it?"""
+    return re2.compile(source).search(spaces_as_ascii(text).encode()) is not None
 
 
 def test_a_letter_matches_its_leetspeak_readings_before_leetspeak_is_read() -> None:
@@ -153,6 +158,19 @@ def test_negated_classes_never_exclude_what_may_read_otherwise() -> None:
     source = superset_source("x[^0-9]y", 0, leet=True, leet_readings=LEET_READINGS)
     # THEN the unread "x0y" (read "xoy") still matches
     assert re2_matches(source, "x0y")
+
+
+def test_every_space_reads_as_one_and_a_negated_space_excludes_none_of_them() -> None:
+    # GIVEN Python's \s, and a class that excludes the ASCII space but not the others
+    spaced = superset_source(r"ignore\s+previous", 0)
+    not_space = superset_source(r"a[^ ]b", 0)
+    not_any_space = superset_source(r"a[^\s]b", 0)
+    # THEN non-ASCII spaces match \s, and only a class excluding every space excludes " "
+    assert re2_matches(spaced, "ignore\u3000previous")
+    assert re2_matches(spaced, "ignore\u2028previous")
+    assert re.search(r"a[^ ]b", "a\u3000b")
+    assert re2_matches(not_space, "a\u3000b")
+    assert not re2_matches(not_any_space, "a\u3000b")
 
 
 def test_counted_gaps_and_lookarounds_widen() -> None:

@@ -11,6 +11,9 @@ could: it may match more, never less. What it cannot say exactly it widens:
   bounded above by more than a few becomes unbounded (counted gaps make RE2's automaton
   large and slow);
 - ``\w`` and ``\d`` take in every non-ASCII character (Python's are Unicode-wide);
+  Python's non-ASCII spaces are read as an ASCII space in the prefilter's text
+  (``spaces_as_ascii``), so ``\s`` stays small, and a negated class excludes the space
+  only where it excludes all of them;
 - ``leet=True`` (the skeleton's rules, matched before leetspeak is read): a letter also
   matches the digits and symbols that read as it (``folding.LEET_READINGS``), and negated
   classes never exclude those;
@@ -23,6 +26,7 @@ A rule the prefilter passes is still run in Python with its real pattern, which 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
@@ -30,7 +34,7 @@ from typing import Any
 
 from agent_memory.exceptions import AgentMemoryError
 
-__all__ = ["UntranslatableError", "superset_source"]
+__all__ = ["UNICODE_SPACES", "UntranslatableError", "spaces_as_ascii", "superset_source"]
 
 _SURROGATE = "?"  # what a lone surrogate becomes in the UTF-8 text
 _NON_ASCII = r"\x{80}-\x{10ffff}"
@@ -38,11 +42,12 @@ _ANY = r"(?s:.)"
 _BOUND = 4  # repetitions bounded above by more are unbounded (see the module's text)
 # ASCII letters that non-ASCII letters match under Python's IGNORECASE, and those letters.
 _FOLDED_FROM_NON_ASCII = {"i": "\u0130\u0131", "k": "\u212a", "s": "\u017f"}
-# Python's \s outside ASCII.
-_UNICODE_SPACES = (
+# Python's \s outside ASCII; the prefilter's text reads each as " ".
+UNICODE_SPACES = (
     "\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
     "\u2028\u2029\u202f\u205f\u3000"
 )
+_UNICODE_SPACE = re.compile(f"[{UNICODE_SPACES}]")
 _CATEGORY_CHARS = {  # ASCII members
     sre.CATEGORY_SPACE: "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f ",
     sre.CATEGORY_WORD: "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_",
@@ -61,6 +66,13 @@ _PERL_NEGATED = {
 }
 
 Item = tuple[Any, Any]
+
+
+def spaces_as_ascii(text: str) -> str:
+    """``text`` with each of Python's non-ASCII spaces as an ASCII one, as the prefilter
+    reads it (a regex substitution: C speed, where ``str.translate`` goes a character at a
+    time through a table)."""
+    return text if text.isascii() else _UNICODE_SPACE.sub(" ", text)
 
 
 class UntranslatableError(AgentMemoryError):
@@ -197,9 +209,11 @@ class _Translation:
         perl: Sequence[str] = (),
     ) -> str:
         """A class of ``chars`` and ``ranges`` (code points), widened as the module says."""
-        wide = set(chars)
+        wide = {" " if char in UNICODE_SPACES else char for char in chars}
         for low, high in ranges:
             wide.update(chr(code) for code in range(low, min(high, 127) + 1))
+            if any(low <= ord(space) <= high for space in UNICODE_SPACES):
+                wide.add(" ")
         for char in list(wide):
             readings = self.sources.get(char.lower() if ignorecase else char, "")
             wide.update(readings)
@@ -228,8 +242,15 @@ class _Translation:
         ignorecase: bool = False,
     ) -> str:
         """A negated class that still matches what it must not exclude here: ``?`` (a lone
-        surrogate), the leetspeak sources, and (ignoring case) every non-ASCII character."""
-        keep_out = {_SURROGATE, *self.leet_chars}
+        surrogate), the leetspeak sources, the space unless every space is excluded (each
+        reads as one), and (ignoring case) every non-ASCII character."""
+        every_space = all(
+            space in excluded or any(low <= ord(space) <= high for low, high in ranges)
+            for space in (" ", *UNICODE_SPACES)
+        )
+        keep_out = {_SURROGATE, *self.leet_chars, *UNICODE_SPACES}
+        if not every_space:
+            keep_out.add(" ")
         chars = {char for char in excluded if char not in keep_out}
         spans = list(ranges)
         if ignorecase:
@@ -258,7 +279,7 @@ class _Translation:
             elif op is sre.CATEGORY and value in _CATEGORY_CHARS:
                 chars.update(_CATEGORY_CHARS[value])
                 if value is sre.CATEGORY_SPACE:
-                    chars.update(_UNICODE_SPACES)
+                    chars.update(UNICODE_SPACES)  # read as " " (positive), all excluded (negated)
                 else:
                     non_ascii = True  # Unicode letters and digits: every non-ASCII is wider
             elif op is sre.CATEGORY and value in _NEGATED_CATEGORY:

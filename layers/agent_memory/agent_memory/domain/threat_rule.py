@@ -25,6 +25,7 @@ from agent_memory.domain.folding import (
     skeleton,
     skeleton_before_leetspeak,
 )
+from agent_memory.domain.re2_superset import spaces_as_ascii
 from agent_memory.domain.rule_anchors import (
     RuleAnchors,
     anchors_of,
@@ -84,10 +85,10 @@ class ScanViews:
         return lower_keeping_offsets(self.long_words)
 
     def prefilter_text(self, view: str) -> bytes:
-        """A view as the prefilter reads it: UTF-8 (``re2_superset``); the skeleton's view
-        is ``folded``."""
+        """A view as the prefilter reads it: UTF-8, every space an ASCII one
+        (``re2_superset``); the skeleton's view is ``folded``."""
         text = self.folded if view == "skeleton" else getattr(self, view)
-        return text.encode("utf-8", "replace")
+        return spaces_as_ascii(text).encode("utf-8", "replace")
 
     @classmethod
     def of(cls, plain: str) -> ScanViews:
