@@ -53,13 +53,7 @@ _CATEGORY_CHARS = {  # ASCII members
     sre.CATEGORY_WORD: "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_",
     sre.CATEGORY_DIGIT: "0123456789",
 }
-_NEGATED_CATEGORY = {
-    sre.CATEGORY_NOT_SPACE: sre.CATEGORY_SPACE,
-    sre.CATEGORY_NOT_WORD: sre.CATEGORY_WORD,
-    sre.CATEGORY_NOT_DIGIT: sre.CATEGORY_DIGIT,
-}
-
-_PERL_NEGATED = {
+_PERL_NEGATED = {  # RE2's are ASCII: each matches more than Python's
     sre.CATEGORY_NOT_SPACE: r"\S",
     sre.CATEGORY_NOT_WORD: r"\W",
     sre.CATEGORY_NOT_DIGIT: r"\D",
@@ -81,14 +75,16 @@ class UntranslatableError(AgentMemoryError):
 
 
 def superset_source(
-    source: str, flags: int, *, leet: bool = False, leet_readings: Mapping[str, str] = {}
+    source: str, flags: int, *, leet: bool = False, leet_readings: Mapping[str, str] | None = None
 ) -> str:
-    """RE2 syntax matching, over the placeholder text, wherever ``source`` can match.
-    ``leet_readings``: letter -> the characters that read as it (for ``leet``)."""
+    """RE2 syntax matching, over the prefilter's text (UTF-8, ``spaces_as_ascii``), wherever
+    ``source`` can match. ``leet_readings``: letter -> the characters that read as it (for
+    ``leet``)."""
     tree = sre_parse.parse(source, flags)
+    readings = leet_readings or {}
     translation = _Translation(
         leet=leet,
-        sources={letter: frozenset(chars) for letter, chars in leet_readings.items()},
+        sources={letter: frozenset(chars) for letter, chars in readings.items()},
         multiline=bool(flags & sre.SRE_FLAG_MULTILINE),
     )
     body = translation.sequence(
@@ -282,7 +278,7 @@ class _Translation:
                     chars.update(UNICODE_SPACES)  # read as " " (positive), all excluded (negated)
                 else:
                     non_ascii = True  # Unicode letters and digits: every non-ASCII is wider
-            elif op is sre.CATEGORY and value in _NEGATED_CATEGORY:
+            elif op is sre.CATEGORY and value in _PERL_NEGATED:
                 if negate or (self.leet and value is sre.CATEGORY_NOT_DIGIT):
                     return _ANY  # [^\S...] and friends: rare; any character is wider
                 perl.append(_PERL_NEGATED[value])
