@@ -29,9 +29,10 @@ _REFERENCE = re.compile(
 )
 _DUMMY = re.compile(
     r"your|xxx|\.\.\.|changeme|change_me|example|dummy|placeholder|redacted|replace|here|"
-    r"sample|fake|todo|none|null|hidden|masked|secret_name|not[_-]?set|empty|required|<|>",
+    r"sample|fake|todo|none|null|hidden|masked|secret_name|not[_-]?set|empty|required|<|>|\u2026",
     re.IGNORECASE,
 )
+_MIN_RANDOM_REST = 20
 _CONSTANT_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
 _NOT_A_VALUE = re.compile(
     r"true|false|yes|no|on|off|enabled|disabled|auto|default|optional|v?\d+(?:\.\d+)+[\w.+-]*",
@@ -50,11 +51,16 @@ _PROSE_FILLER = re.compile(
 
 def _is_secret_value(value: str, *, colon: bool) -> bool:
     """Does the value of ``name = value`` / ``name: value`` hold a secret?"""
-    value = value.strip("'\"`,;").rstrip(".,;:!?)")
+    # The placeholder test reads the value before its trailing punctuation goes: the "..."
+    # of "GROQ_API_KEY=gsk_..." is what marks it a placeholder.
+    unquoted = value.strip("'\"`,;")
+    value = unquoted.rstrip(".,;:!?)")
     if len(value) < 4 or value[0] in "$<{%*[(":
         return False
-    if _REFERENCE.match(value) or _DUMMY.search(value):
+    if _REFERENCE.match(value):
         return False
+    if _DUMMY.search(unquoted):
+        return _random_around_marker(value)
     if _NOT_A_VALUE.fullmatch(value) or value.isdigit():
         return False
     if _CONSTANT_NAME.fullmatch(value) or _IDENTIFIER.fullmatch(value):
@@ -62,6 +68,16 @@ def _is_secret_value(value: str, *, colon: bool) -> bool:
     # A colon is also ordinary prose ("password: at least 12 characters"), so a colon
     # assignment counts only when the value looks machine-made (holds a digit or symbol).
     return not colon or (len(value) >= 6 and _MACHINE_MADE.search(value) is not None)
+
+
+def _random_around_marker(value: str) -> bool:
+    """A placeholder word inside a long random value does not make it a placeholder: AWS's
+    documented example secret "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY" is shaped like a
+    real one, and a real key may happen to hold "here" or "none"."""
+    rest = _DUMMY.sub("", value)
+    if len(rest) < _MIN_RANDOM_REST or rest.lower() == rest or rest.upper() == rest:
+        return False
+    return _MACHINE_MADE.search(rest) is not None and _entropy(rest) >= _MIN_TOKEN_ENTROPY_BITS
 
 
 def _assignment_holds_secret(match: re.Match[str]) -> bool:
@@ -106,10 +122,10 @@ CREDENTIAL: tuple[ThreatRule, ...] = (
         "vendor_token",
         C.CREDENTIAL,
         "*long",
-        r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|xox[abposr]-[A-Za-z0-9-]{10,}"
-        r"|xapp-\d-[A-Za-z0-9-]{10,}|sk-(?:proj-|ant-(?:api\d\d-)?|svcacct-)?[A-Za-z0-9_-]{20,}"
-        r"|[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|AIza[0-9A-Za-z_-]{35}|glpat-[A-Za-z0-9_-]{20,}"
-        r"|gl(?:ptt|dt|rt|soat)-[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{36}|pypi-AgE[A-Za-z0-9_-]{50,}"
+        r"\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|xox[abposr]-[A-Za-z0-9-]{10,}"
+        r"|xapp-\d-[A-Za-z0-9-]{10,}|sk-(?:proj-|ant-(?:api\d\d-)?|svcacct-)?[A-Za-z0-9_-]{16,}"
+        r"|[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|AIza[0-9A-Za-z_-]{20,}|glpat-[A-Za-z0-9_-]{16,}"
+        r"|gl(?:ptt|dt|rt|soat)-[A-Za-z0-9_-]{20,}|npm_[A-Za-z0-9]{16,}|pypi-AgE[A-Za-z0-9_-]{50,}"
         r"|hf_[A-Za-z0-9]{30,}|dop_v1_[a-f0-9]{64}|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"
         r"|SG\.[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}|SK[0-9a-fA-F]{32}|key-[0-9a-f]{32}"
         r"|sq0(?:atp|csp)-[A-Za-z0-9_-]{20,}|lin_api_[A-Za-z0-9]{30,}|secret_[A-Za-z0-9]{43}"
@@ -139,6 +155,7 @@ CREDENTIAL: tuple[ThreatRule, ...] = (
         C.CREDENTIAL,
         "~eyJ ~://",
         r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"
+        r"|\beyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}"
         r"|\b[a-z][a-z0-9+.-]*://[^\s/:@]+:(?![$<{*])[^\s/@]{3,}@",
         long_words_only=True,
         examples=(
@@ -237,6 +254,10 @@ def _looks_random(token: str) -> bool:
     switches = len(_CLASS_RUN.findall(alphanumeric)) - 1
     if switches / (len(alphanumeric) - 1) < _MIN_CLASS_SWITCH_RATE:
         return False
+    return _entropy(token) >= _MIN_TOKEN_ENTROPY_BITS
+
+
+def _entropy(token: str) -> float:
+    """Bits per character of ``token``'s own character frequencies."""
     counts = Counter(token)
-    entropy = -sum(n / len(token) * math.log2(n / len(token)) for n in counts.values())
-    return entropy >= _MIN_TOKEN_ENTROPY_BITS
+    return -sum(n / len(token) * math.log2(n / len(token)) for n in counts.values())
