@@ -108,8 +108,8 @@ class _Translation:
         out = []
         for index, (op, value) in enumerate(items):
             if op is sre.AT and value is sre.AT_BOUNDARY:
-                before = _last_chars(items[index - 1]) if index else None
-                after = _first_chars(items[index + 1]) if index + 1 < len(items) else None
+                before = _edge_chars(items[index - 1], last=True) if index else None
+                after = _edge_chars_of(items[index + 1 : index + 2], last=False)
                 if self._boundary_holds(before, ignorecase) or self._boundary_holds(
                     after, ignorecase
                 ):
@@ -170,7 +170,7 @@ class _Translation:
             flag = "" if inner_case == ignorecase else "(?i)" if inner_case else "(?-i)"
             inner = self.sequence(pattern.data, ignorecase=inner_case, dotall=dotall)
             return f"(?:{flag}{inner})"
-        if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
+        if op in _REPEATS:
             low, high, pattern = value
             inner = self.sequence(pattern.data, ignorecase=ignorecase, dotall=dotall)
             return f"(?:{inner}){_quantifier(low, high)}"
@@ -308,52 +308,38 @@ def _without(low: int, high: int, removed: Iterable[str]) -> list[tuple[int, int
     return spans
 
 
-def _first_chars(item: Item) -> frozenset[str] | None:
-    """The characters a match of ``item`` can start with, when it always starts with one."""
+_REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
+
+
+def _edge_chars(item: Item, *, last: bool) -> frozenset[str] | None:
+    """The characters a match of ``item`` can start with (``last``: end with), when it
+    always starts (ends) with one of a known few."""
     op, value = item
     if op is sre.LITERAL:
         return frozenset(chr(value))
-    if op is sre.IN and all(member_op is sre.LITERAL for member_op, _ in value):
-        return frozenset(chr(code) for _, code in value)
+    if op is sre.IN:
+        if all(member_op is sre.LITERAL for member_op, _ in value):
+            return frozenset(chr(code) for _, code in value)
+        return None
     if op is sre.SUBPATTERN:
-        return _first_chars_of(value[3].data)
+        return _edge_chars_of(value[3].data, last=last)
     if op is sre.BRANCH:
         found: set[str] = set()
         for branch in value[1]:
-            first = _first_chars_of(branch.data)
-            if first is None:
+            edge = _edge_chars_of(branch.data, last=last)
+            if edge is None:
                 return None
-            found |= first
+            found |= edge
         return frozenset(found)
-    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT) and value[0] >= 1:
-        return _first_chars_of(value[2].data)
+    if op in _REPEATS and value[0] >= 1:
+        return _edge_chars_of(value[2].data, last=last)
     return None
 
 
-def _first_chars_of(items: list[Item]) -> frozenset[str] | None:
-    return _first_chars(items[0]) if items else None
-
-
-def _last_chars(item: Item) -> frozenset[str] | None:
-    """The characters a match of ``item`` can end with, when it always ends with one."""
-    op, value = item
-    if op is sre.SUBPATTERN:
-        return _last_chars_of(value[3].data)
-    if op is sre.BRANCH:
-        found: set[str] = set()
-        for branch in value[1]:
-            last = _last_chars_of(branch.data)
-            if last is None:
-                return None
-            found |= last
-        return frozenset(found)
-    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
-        return _last_chars_of(value[2].data) if value[0] >= 1 else None
-    return _first_chars(item) if op in (sre.LITERAL, sre.IN) else None
-
-
-def _last_chars_of(items: list[Item]) -> frozenset[str] | None:
-    return _last_chars(items[-1]) if items else None
+def _edge_chars_of(items: list[Item], *, last: bool) -> frozenset[str] | None:
+    if not items:
+        return None
+    return _edge_chars(items[-1] if last else items[0], last=last)
 
 
 def _quantifier(low: int, high: Any) -> str:
