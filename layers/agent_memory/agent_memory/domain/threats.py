@@ -24,8 +24,9 @@ from agent_memory.domain.rules_carriers import (
     FORGED_TURN,
     HIDDEN_MARKUP,
 )
+from agent_memory.domain.rules_control import COMMAND_AND_CONTROL
 from agent_memory.domain.rules_instructions import PROMPT_EXTRACTION, PROMPT_INJECTION, ROLE_HIJACK
-from agent_memory.domain.rules_system import COMMAND_AND_CONTROL, EXFILTRATION, PERSISTENCE
+from agent_memory.domain.rules_system import EXFILTRATION, PERSISTENCE
 from agent_memory.domain.threat_categories import THREAT_REASONS, ThreatCategory, ThreatFinding
 from agent_memory.domain.threat_rule import ScanViews, ThreatRule
 
