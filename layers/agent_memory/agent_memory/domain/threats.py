@@ -18,13 +18,9 @@ from agent_memory.domain.credentials import CREDENTIAL, holds_random_token
 from agent_memory.domain.encoded import decoded_payloads
 from agent_memory.domain.folding import invisible_character, nfkc
 from agent_memory.domain.rule_prefilter import RulePrefilter
-from agent_memory.domain.rules_carriers import (
-    CONCEALMENT,
-    DEFERRED_TOOL_USE,
-    FORGED_TURN,
-    HIDDEN_MARKUP,
-)
+from agent_memory.domain.rules_carriers import CONCEALMENT, FORGED_TURN, HIDDEN_MARKUP
 from agent_memory.domain.rules_control import COMMAND_AND_CONTROL
+from agent_memory.domain.rules_deferred import DEFERRED_TOOL_USE
 from agent_memory.domain.rules_instructions import PROMPT_EXTRACTION, PROMPT_INJECTION, ROLE_HIJACK
 from agent_memory.domain.rules_system import EXFILTRATION, PERSISTENCE
 from agent_memory.domain.threat_categories import THREAT_REASONS, ThreatCategory, ThreatFinding
