@@ -1,5 +1,5 @@
-"""Encoded payloads: runs of base64, base32 or hex, escapes, percent-encoding, rot13 and
-reversed text that a model could decode and follow.
+"""Encoded payloads: runs of base64, base32, hex, uuencode or ascii85, escapes,
+percent-encoding, rot13 and reversed text that a model could decode and follow.
 
 Only what decodes to readable text is handed back to be scanned, so hashes, UUIDs, git
 SHAs, integrity strings and keys (which decode to random bytes) pass untouched.
@@ -43,6 +43,20 @@ _SPACED_HEX_RUN = re.compile(
     r"[0-9A-Fa-f](?<![0-9A-Fa-f].)[0-9A-Fa-f][\s:,-](?:[0-9A-Fa-f]{2}[\s:,-]){6,}[0-9A-Fa-f]{2}"
     r"(?![0-9A-Fa-f])"
 )
+# A uuencoded line: its first character gives the byte count, the rest lies in " " to "`",
+# which holds no lower-case letter (so prose words are not runs).
+_UU_LINE = re.compile(r"[!-M](?<![!-`].)[!-`]{15,60}(?![!-`])")
+# An ascii85 run ("!" to "u"): only one with several symbols in it is tried, which ordinary
+# long words (identifiers, paths) seldom hold.
+_ASCII85_RUN = re.compile(r"[!-u](?<![!-u].)[!-u]{19,}(?![!-u])")
+_ASCII85_SYMBOLS = re.compile(r"[!-/:-@\[-`]")
+_MIN_ASCII85_SYMBOLS = 5
+# Both encodings strew symbols that addresses and identifiers seldom hold through a word:
+# without five of them close together no run is looked for (the search skips to the first
+# such symbol at C speed).
+_DENSE_SYMBOLS = re.compile(
+    r"[!\"#$%'()*+,;<>@\[\\\]^`](?:[^ ]{0,8}?[!\"#$%'()*+,;<>@\[\\\]^`]){4}"
+)
 _UNICODE_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
@@ -84,6 +98,12 @@ def _candidates(plain: str, skeleton_words: frozenset[bytes], long_words: str) -
         yield _decode_base32(run)
     for run in set(_HEX_RUN.findall(long_words)[:_MAX_CANDIDATES]):
         yield _decode_hex(run)
+    if _DENSE_SYMBOLS.search(long_words):
+        for run in set(_UU_LINE.findall(long_words)[:_MAX_CANDIDATES]):
+            yield _decode_uu(run)
+        for run in set(_ASCII85_RUN.findall(long_words)[:_MAX_CANDIDATES]):
+            if len(_ASCII85_SYMBOLS.findall(run)) >= _MIN_ASCII85_SYMBOLS:
+                yield _decode_ascii85(run)
     spaced = _SPACED_HEX_RUN.findall(plain) if _may_hold_spaced_hex(plain) else []
     if "\\x" in plain:
         spaced += _ESCAPED_HEX_RUN.findall(plain)
@@ -126,6 +146,20 @@ def _decode_base32(run: str) -> str:
     try:
         return _as_text(base64.b32decode(text + "=" * (-len(text) % 8)))
     except (binascii.Error, ValueError):
+        return ""
+
+
+def _decode_uu(run: str) -> str:
+    try:
+        return _as_text(binascii.a2b_uu(run))
+    except binascii.Error:
+        return ""
+
+
+def _decode_ascii85(run: str) -> str:
+    try:
+        return _as_text(base64.a85decode(run))
+    except ValueError:
         return ""
 
 

@@ -30,7 +30,9 @@ _FETCH = r"(?:curl|wget|invoke-webrequest|invoke-restmethod|iwr|irm|nc|ncat|netc
 # An address or domain is matched from the start of its token (the lookbehinds), not from
 # every character inside it: a lazy gap before it would otherwise try each one.
 _DESTINATION = (
-    r"(?:https?\s*:\s*/\s*/|ftp\s*:\s*/\s*/|www\s*\.|webhook|pastebin|ngrok|requestbin|"
+    # (an address cut off after its scheme at the end of the text counts: a decoded
+    # payload is often cut there)
+    r"(?:https?\s*:\s*/\s*/|https?\s*:\s*$|ftp\s*:\s*/\s*/|www\s*\.|webhook|pastebin|ngrok|requestbin|"
     r"burpcollaborator|interact\.sh|oast\.|discord(?:app)?\.com/api/webhooks|"
     r"(?<![\w.+-])[\w.+-]+\s*(?:@|\[at\]|\(at\))\s*[\w-]+(?:\s*(?:\.|\[dot\]|\(dot\))\s*[\w-]+)+|"
     r"(?<![\w-])[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|ru|cn|xyz|top|tk|info|biz|example|co|me|site|"
