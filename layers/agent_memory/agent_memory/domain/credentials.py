@@ -132,23 +132,40 @@ CREDENTIAL: tuple[ThreatRule, ...] = (
         r"|ntn_[A-Za-z0-9]{40,}|hvs\.[A-Za-z0-9_-]{24,}|dapi[0-9a-f]{32}|glsa_[A-Za-z0-9_]{32,}"
         r"|PMAK-[0-9a-f]{24}-[0-9a-f]{34}|ATATT3[A-Za-z0-9_=-]{50,}|dp\.(?:st|ct|sa)\.[\w-]{40,}"
         r"|whsec_[A-Za-z0-9+/=]{24,}|rk_live_[A-Za-z0-9]{20,}|AGE-SECRET-KEY-1[0-9A-Z]{50,}"
-        r"|\d{8,10}:AA[A-Za-z0-9_-]{33})",
+        r"|\d{8,10}:AA[A-Za-z0-9_-]{33}"
+        # webhook URLs whose path is the secret
+        r"|hooks\.slack\.com/(?:services|workflows|triggers)/T[A-Z0-9]{6,}/[AB][A-Z0-9]{6,}/[A-Za-z0-9]{16,}"
+        r"|discord(?:app)?\.com/api/webhooks/\d{15,}/[\w-]{30,})",
         ignore_case=False,
         long_words_only=True,
         examples=(
             "token ghp_abcdefghijklmnopqrstuvwxyz0123456789",
             "HF token hf_AbCdEfGhIjKlMnOpQrStUvWxYz012345",
             "npm_abcdefghijklmnopqrstuvwxyz0123456789 publishes",
+            "alerts go to https://hooks.slack.com/services/T0ABCDEF1/B0ABCDEF2/abcdefghijklmnopqrstuvwx",
         ),
         counterexamples=("GitHub tokens start with ghp_ and must stay in the vault",),
     ),
     literal(
         "bearer_or_jwt",
         C.CREDENTIAL,
-        "bearer",
-        r"\bbearer\s+[A-Za-z0-9\-._~+/]{16,}=*",
-        examples=("Authorization: Bearer abcdef0123456789abcdef",),
-        counterexamples=("Token authentication uses Authorization header",),
+        "bearer basic token key secret",
+        r"\bbearer\s+[A-Za-z0-9\-._~+/]{16,}=*"
+        # Basic credentials are base64 of user:password ("basic authentication" is a word)
+        r"|\bbasic\s+(?=[A-Za-z0-9+/]{0,80}[0-9+/=])[A-Za-z0-9+/]{12,}={0,2}(?![\w+/=])"
+        # a key named and given without a verb: "auth token 9a0b...", 32 or more hex digits
+        r"|\b(?:auth|access|api|secret|session|refresh|private)[_\s-]?(?:token|key|secret)\s+"
+        r"(?:[\w-]+\s+)?[0-9a-f]{32,}\b",
+        examples=(
+            "Authorization: Bearer abcdef0123456789abcdef",
+            "Authorization: Basic dXNlcjpwYXNzd29yZA==",
+            "twilio auth token 9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d",
+        ),
+        counterexamples=(
+            "Token authentication uses Authorization header",
+            "The proxy asks for basic authentication on staging",
+            "Trace id 4bf92f3577b34da6a3ce929d0e0e4736 in the X-Ray console",
+        ),
     ),
     literal(
         "jwt_or_url_password",
