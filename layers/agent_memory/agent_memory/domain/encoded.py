@@ -1,5 +1,6 @@
 """Encoded payloads: runs of base64, base32, hex, uuencode or ascii85, escapes,
-percent-encoding, rot13 and reversed text that a model could decode and follow.
+percent-encoding, quoted-printable, Morse, Braille, rot13 and reversed text that a model
+could decode and follow.
 
 Only what decodes to readable text is handed back to be scanned, so hashes, UUIDs, git
 SHAs, integrity strings and keys (which decode to random bytes) pass untouched.
@@ -11,6 +12,7 @@ import base64
 import binascii
 import codecs
 import html
+import quopri
 import re
 from collections.abc import Iterator
 
@@ -57,6 +59,31 @@ _MIN_ASCII85_SYMBOLS = 5
 _DENSE_SYMBOLS = re.compile(
     r"[!\"#$%'()*+,;<>@\[\\\]^`](?:[^ ]{0,8}?[!\"#$%'()*+,;<>@\[\\\]^`]){4}"
 )
+# Quoted-printable: "=3Cscript=3E". A query string holds "=20" too ("?w=20&h=40"), so the
+# whole text is decoded (a second scan) only with at least four escapes, two of them ones a
+# query seldom holds: markup brackets, "=" itself, line breaks.
+_QUOTED_PRINTABLE = re.compile(r"=[0-9A-F]{2}")
+_QUOTED_PRINTABLE_MARKERS = re.compile(r"=(?:3[CDE]|0[9AD])")
+_MORSE_SEAMS = (". -", "- .", ". .", "- -")
+_MIN_MORSE_SEPARATORS = 8
+# Morse: ten or more letters of dots and dashes, letters split by spaces, words by "/".
+_MORSE_RUN = re.compile(r"(?:[.-]{1,7}(?: / | {1,3}|/))(?:[.-]{1,7}(?: / | {1,3}|/)){8,}[.-]{1,7}")
+_MORSE_CODES = (
+    ".- -... -.-. -.. . ..-. --. .... .. .--- -.- .-.. -- -. --- .--. --.- .-. ... - ..- ...- "
+    ".-- -..- -.-- --.. ----- .---- ..--- ...-- ....- ..... -.... --... ---.. ----. .-.-.- "
+    "--..-- ..--.. -.-.-- -..-. ---... .----. .-..-. -.--. -.--.- .-.-. -...- ..--.-"
+)
+_MORSE = dict(
+    zip(_MORSE_CODES.split(), "abcdefghijklmnopqrstuvwxyz0123456789.,?!/:'\"()+=_", strict=True)
+)
+# Braille (grade 1, as encoders write it): the cells of a-z; U+2800 itself is refused as
+# an invisible character before any decoding.
+_BRAILLE = str.maketrans(
+    dict(zip("⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚⠅⠇⠍⠝⠕⠏⠟⠗⠎⠞⠥⠧⠺⠭⠽⠵", "abcdefghijklmnopqrstuvwxyz", strict=True))
+    | {"⠠": None, "⠼": None}
+)
+_BRAILLE_CELL = re.compile(r"[\u2801-\u28ff]")
+_MIN_BRAILLE_CELLS = 8
 _UNICODE_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
@@ -115,6 +142,19 @@ def _candidates(plain: str, skeleton_words: frozenset[bytes], long_words: str) -
         yield _UNICODE_ESCAPE.sub(_unescape_code_point, plain)
     if len(_PERCENT.findall(plain)) >= 4:
         yield _PERCENT_RUN.sub(_unquote_run, plain)
+    if (
+        "=" in plain
+        and len(_QUOTED_PRINTABLE_MARKERS.findall(plain)) >= 2
+        and len(_QUOTED_PRINTABLE.findall(plain)) >= 4
+    ):
+        yield quopri.decodestring(plain.encode("utf-8", "replace")).decode("utf-8", "replace")
+    # Between two Morse letters stands ". -", "- .", ". ." or "- -" (prose seldom holds
+    # them): counted at C speed first.
+    if sum(map(plain.count, _MORSE_SEAMS)) >= _MIN_MORSE_SEPARATORS:
+        for run in _MORSE_RUN.findall(plain)[:_MAX_CANDIDATES]:
+            yield _decode_morse(run)
+    if not plain.isascii() and len(_BRAILLE_CELL.findall(plain)) >= _MIN_BRAILLE_CELLS:
+        yield plain.translate(_BRAILLE)
     if _ENTITY.search(plain):
         yield html.unescape(plain)
     rot13_words = _ROT13_WORDS.intersection(skeleton_words)
@@ -161,6 +201,11 @@ def _decode_ascii85(run: str) -> str:
         return _as_text(base64.a85decode(run))
     except ValueError:
         return ""
+
+
+def _decode_morse(run: str) -> str:
+    words = re.split(r"\s*/\s*| {3}", run)
+    return " ".join("".join(_MORSE.get(letter, "") for letter in word.split()) for word in words)
 
 
 def _decode_hex(run: str) -> str:
