@@ -204,12 +204,14 @@ CREDENTIAL: tuple[ThreatRule, ...] = (
         "secret_in_prose",
         C.CREDENTIAL,
         "password passwd passphrase passcode pwd secret token api key pin access code login",
-        rf"\b(?P<name>{_SECRET_NAME}|api\s+key|access\s+code|login)\s+(?:for\s+(?:the\s+|my\s+|our\s+)?"
+        rf"\b(?P<name>(?:secret\s+)?access\s+key|secret\s+key|private\s+key|{_SECRET_NAME}|api\s+key|"
+        r"access\s+code|login)\s+(?:for\s+(?:the\s+|my\s+|our\s+)?"
         r"(?:[\w@.-]+\s+){1,3}?)?(?:is|was|=|:)\s*:?\s+(?P<quote>[\"'`]?)(?P<value>[^\s\"'`]{4,})",
         confirm=_prose_holds_secret,
         examples=(
             "my password is hunter2",
             "The wifi passphrase is 'correcthorsebattery'",
+            "my aws secret access key is wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
             "PIN for the safe is 4821",
         ),
         counterexamples=(
