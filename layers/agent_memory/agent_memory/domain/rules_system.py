@@ -26,6 +26,13 @@ _SENSITIVE = (
     r"context|everything|all\s+(?:data|of\s+it|the\s+data)|full\s+context|entire\s+context|"
     r"previous\s+messages)"
 )
+# What "leak" or "steal" aims at when it is an attack ("leak memory" is a bug).
+_STOLEN = (
+    r"(?:secrets?|credentials?|api[\s_-]?keys?|keys|tokens?|passwords?|passphrases?|system\s+prompt|"
+    r"environment\s+variables|env\s+vars?|personal\s+(?:data|info\w*|details)|user\s+data|private\s+"
+    r"data|(?:the\s+)?user's\s+\w+|contacts|address\s+book|emails?|cookies|session\s+(?:ids?|tokens?)|"
+    r"ssh\s+keys?|wallet|seed\s+phrase|conversations?|chat\s+history|transcripts?)"
+)
 _FETCH = r"(?:curl|wget|invoke-webrequest|invoke-restmethod|iwr|irm|nc|ncat|netcat|socat|http)"
 # An address or domain is matched from the start of its token (the lookbehinds), not from
 # every character inside it: a lazy gap before it would otherwise try each one.
@@ -44,7 +51,7 @@ _EMAIL = (
     r"(?<![\w.+-])[\w.+-]+\s*(?:@|\[at\]|\(at\))\s*[\w-]+(?:\s*(?:\.|\[dot\]|\(dot\))\s*[\w-]+)+"
 )
 _SECRET_FILE = (
-    r"(?:\.env\b(?![\w.-])|\.netrc\b|\.pgpass\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|"
+    r"(?:\.env\b(?![\w./-]|\s+files\b)|\.netrc\b|\.pgpass\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b|"
     r"\.aws[/\\](?:credentials|config)\b|\.ssh[/\\](?:id_\w+|identity|config)?|id_(?:rsa|dsa|ecdsa|"
     r"ed\w+)\b|credentials\.json\b|\.docker/config\.json\b|\.kube/config\b|/etc/shadow\b|"
     r"/etc/passwd\b|\.bash_history\b|\.zsh_history\b|\.gnupg\b|secrets?\.(?:json|ya?ml|toml)\b|"
@@ -114,14 +121,21 @@ EXFILTRATION: tuple[ThreatRule, ...] = (
         # The gap stops at the next such command, which is tried from its own start (so no
         # character is read again for each command before it).
         rf"(?:(?!\b{_FETCH}\b)[^\n]){{0,200}}?"
-        r"(?:\$\{?\w*(?:key|token|secret|pass(?:word)?|credential|auth|api)\w*\}?|"
+        # A variable whose name ends in a secret's name ($API is a base URL, $TOKEN_URL an
+        # address); sent as the request's own credential (after "Bearer " or a header's
+        # ":") it is how an API is called, not a leak.
+        r"(?:(?<!bearer\s)(?<!:\s)(?<!:)\$\{?\w*(?:key|token|secret|pass(?:word)?|credential|auth)s?\}?"
+        r"(?!\w)|"
         r"\$\(\s*(?:env|printenv|cat|set|history)\b|`\s*(?:env|printenv|cat)\b|~/\.aws|~/\.ssh|"
         r"\.env\b(?![\w.-])|/etc/(?:passwd|shadow)|\bid_rsa\b|\bcredentials\b)"
         r"|\b(?:cat|printenv|env|set|tar|zip|base\w\w|gpg|history|find|ls|type|get-content|echo)\b"
         r"[^\n|]{0,120}\|\s*(?:base\w\w\s*(?:-\w+\s*)?\|\s*)?(?:curl|wget|nc|ncat|netcat|socat|"
         r"telnet|ssh|scp|openssl\s+s_client|invoke-webrequest|iwr|mail|sendmail)\b"
         r"|\bcurl\b[^\n]{0,120}?\s(?:-d|--data(?:-\w+)?|-F|--form|-T|--upload-file)\s*[\"']?"
-        r"(?:\w+=)?@"
+        # a file sent as the body: standard input (a pipe) or a secret's path, not a payload
+        # file ("-d @body.json")
+        r"(?:\w+=)?@(?:-|[^\s'\"]{0,80}?(?:~/|/etc/|\.env\b|\.ssh|\.aws|credential|secret|id_rsa|"
+        r"\.netrc|passw|shadow|token|key|\$))"
         r"|\bwget\b[^\n]{0,120}?--post-(?:file|data)"
         r"|\b(?:scp|rsync)\b[^\n]{0,120}?(?:~/\.ssh|\.env\b|~/\.aws|/etc/shadow)[^\n]{0,80}?\w@[\w.-]+:",
         examples=(
@@ -133,6 +147,7 @@ EXFILTRATION: tuple[ThreatRule, ...] = (
         counterexamples=(
             "curl https://api.example.com/health",
             "Use curl -s https://example.com/api?user=1&page=2 to check paging",
+            'curl -s "$API/chat" -H "Authorization: Bearer $TOKEN_A" -d @body.json',
         ),
     ),
     phrase(
@@ -156,6 +171,8 @@ EXFILTRATION: tuple[ThreatRule, ...] = (
             "Copy .env.example to .env.local when setting up",
             "Secrets live in ~/.aws/credentials, managed by aws configure",
             "Never commit .env files",
+            "virtualenv .env && source .env/bin/activate",
+            "Load .env files in IPython with the dotenv extension",
         ),
     ),
     phrase(
@@ -166,7 +183,7 @@ EXFILTRATION: tuple[ThreatRule, ...] = (
         # needed. "Never leak the API key" is a rule against it, so a negation before the
         # verb is not a finding; talk about attackers is exempt as quoting.
         rf"(?<!\bnever\s)(?<!\bnot\s)(?<!n't\s)(?<!\bto\s)(?<!\bno\s)\b(?:exfiltrate|exfil|leak|steal|"
-        rf"harvest|smuggle\s+out|siphon(?:\s+off)?)\s+(?:out\s+)?(?:\w+\s+){{0,3}}?{_SENSITIVE}\b"
+        rf"harvest|smuggle\s+out|siphon(?:\s+off)?)\s+(?:out\s+)?(?!of\b)(?:\w+\s+){{0,3}}?{_STOLEN}\b"
         rf"|\b(?:read|grab|collect|get|access|open|cat|copy|take)\s+(?:\S+\s+){{0,3}}?"
         rf"(?:{_SENSITIVE}|{_SECRET_FILE})[^\n.]{{0,40}}?\band\s+(?:then\s+)?(?:exfiltrate|leak|"
         rf"steal|curl|post|upload|send|e-?mail|paste)\s+(?:them|it|those|that)\b",
@@ -181,6 +198,8 @@ EXFILTRATION: tuple[ThreatRule, ...] = (
             "Don't leak secrets in error messages",
             "The 2023 breach leaked customer emails",
             "Read the credentials file and rotate them",
+            "Fix leak of memory in cache",
+            "The parser could leak memory on huge inputs",
         ),
     ),
     phrase(
