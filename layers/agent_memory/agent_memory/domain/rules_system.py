@@ -33,7 +33,12 @@ _STOLEN = (
     r"data|(?:the\s+)?user's\s+\w+|contacts|address\s+book|emails?|cookies|session\s+(?:ids?|tokens?)|"
     r"ssh\s+keys?|wallet|seed\s+phrase|conversations?|chat\s+history|transcripts?)"
 )
-_FETCH = r"(?:curl|wget|invoke-webrequest|invoke-restmethod|iwr|irm|nc|ncat|netcat|socat|http)"
+# httpie's "http" as a command (a method, a flag, a port or an address after it), not the
+# word in prose ("HTTP authentication").
+_FETCH = (
+    r"(?:curl|wget|invoke-webrequest|invoke-restmethod|iwr|irm|nc|ncat|netcat|socat|"
+    r"http(?=\s+(?:get|post|put|patch|delete|head|-|:\d|https?\s*:|[\w-]+\.[\w.-]+/)))"
+)
 # An address or domain is matched from the start of its token (the lookbehinds), not from
 # every character inside it: a lazy gap before it would otherwise try each one.
 _DESTINATION = (
@@ -79,7 +84,8 @@ EXFILTRATION: tuple[ThreatRule, ...] = (
         # exported to S3 for the analytics team. Our webhook is https://...") are not one.
         rf"\b{_SEND}\b(?>{_IN_SENTENCE}{{0,80}}?\b{_SENSITIVE}\b)(?>{_IN_SENTENCE}{{0,80}}?"
         rf"(?:\bto\b|\binto\b|\bvia\b|\bat\b|\bwith\b|=>|->)){_IN_SENTENCE}{{0,40}}?{_DESTINATION}"
-        rf"|\b{_SEND}\s+(?:\w+\s+){{0,3}}?(?:to|at)\s+(?:https?\s*:\s*/\s*/|www\s*\.)"
+        # (the verb, not the noun: "obtain a copy at https://...", "the post at ...")
+        rf"|(?<!\ba\s)(?<!\bthe\s)\b{_SEND}\s+(?:\w+\s+){{0,3}}?(?:to|at)\s+(?:https?\s*:\s*/\s*/|www\s*\.)"
         r"|\b(?:include|output|print|share|dump|reveal|paste|repeat|copy|write\s+out)\s+"
         r"(?:\w+\s+){0,4}?(?:conversation\s+history|chat\s+history|previous\s+messages|full\s+"
         r"context|entire\s+context|(?:the\s+)?(?:whole|full|entire|complete)\s+(?:conversation|chat|"
@@ -107,6 +113,7 @@ EXFILTRATION: tuple[ThreatRule, ...] = (
             "Post the results to the Slack channel",
             "Share the project context with the team",
             "Output the test results to a log file",
+            "You can obtain a copy at https://mozilla.org/MPL/2.0/",
             "CC the team lead on release emails",
         ),
     ),
