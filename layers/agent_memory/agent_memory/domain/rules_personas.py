@@ -159,6 +159,8 @@ ROLE_HIJACK: tuple[ThreatRule, ...] = (
         r"safeguards|restrictions|guidelines|training|policies|polic(?:y|ies)|checks)"
         r"|\b(?:never|don't|do\s+not|must\s+not|cannot|can't|won't|doesn't|does\s+not|will\s+not|"
         r"shall\s+not|should\s+not|shouldn't|wouldn't|would\s+not)\s+(?:ever\s+)?refuse\b"
+        r"(?!\s+(?:to\s+(?:run|merge|review|deploy|build|commit|push|rebase|test|ship|release|attend|join)|"
+        r"an?\s+(?:code\s+)?review|(?:code\s+)?reviews|pull\s+requests?|prs?|merges?)\b)"
         r"|\b(?:never|don't|do\s+not|doesn't|does\s+not|won't|will\s+not|must\s+not|cannot|can't)\s+"
         r"(?:ever\s+)?(?:reject|decline|deny)\s+(?:anything|any\s+(?:requests?|questions?|prompts?|"
         r"tasks?)|requests|a\s+request)\b"
@@ -211,6 +213,8 @@ ROLE_HIJACK: tuple[ThreatRule, ...] = (
         ),
         counterexamples=(
             "Turn off the spam filters on the test inbox",
+            "Never refuse to run the test suite before merging.",
+            "Never refuse a code review request from a teammate.",
             "Respond without emojis in commit messages",
             "Do not reject any pull request without a review comment",
             "Guest accounts have no restrictions on the sandbox cluster",
@@ -309,8 +313,7 @@ ROLE_HIJACK: tuple[ThreatRule, ...] = (
         r"|\b(?:answer|respond\s+to|reply\s+to)\s+(?:all|every|each)\s+(?:of\s+)?(?:my\s+)?(?:prompts|"
         r"questions|messages|requests)\s+as\s+(?:another\s+|an?\s+|the\s+)?(?:[\w-]+\s+){0,3}?(?:ai|being|"
         r"entity|character|persona|bot|model|version)\b"
-        r"|\b(?:unrestricted|unfiltered|uncensored|jailbroken|rogue|evil|new|different|another|"
-        r"second)\s+(?:ai|bot|assistant|model|chatbot|persona|entity)\b[^.\n]{0,60}?\b(?:is\s+now\s+"
+        r"|\b(?:unrestricted|unfiltered|uncensored|jailbroken|rogue|evil)\s+(?:ai|bot|assistant|model|chatbot|persona|entity)\b[^.\n]{0,60}?\b(?:is\s+now\s+"
         r"(?:online|active|in\s+charge|in\s+control)|took\s+over|has\s+taken\s+over|takes\s+over|"
         r"is\s+taking\s+over)\b"
         r"|\b(?:assistant|ai|model|chatbot)(?:'s)?\s+role\s+is\s+now\s+(?:being\s+)?(?:fulfilled|"
@@ -378,6 +381,7 @@ ROLE_HIJACK: tuple[ThreatRule, ...] = (
             "User writes interactive fiction; chapters live in drafts/",
             "Offer two different ways to solve a problem when the user asks",
             "The new bot took the on-call rota over in March",
+            "The new bot is now online in #ops and answers deploy questions.",
             "Jetzt bist du dran mit dem Code-Review",
             "User runs a tabletop game and likes NPCs that never break character.",
             "Answer in two different ways only when the user asks for alternatives.",
