@@ -1,0 +1,27 @@
+"""Word lists the instruction rule families share (``rules_instructions``, ``rules_pivots``)."""
+
+from __future__ import annotations
+
+from agent_memory.domain.threat_rule import words
+
+WORD = r"(?:\s+[\w'’-]+)"  # one more word
+OVERRIDE_VERBS = words(
+    "ignore", "ignoring", "disregard", "disregarding", "forget", "override", "overrule",
+    "bypass", "abandon", "discard", "dismiss", "neglect", "set aside", "throw out", "erase",
+    "nullify", "void", "scrap", "ditch", "put aside", "pay no attention to", "unlearn",
+    "stop following", "no longer follow", "do not follow", "don'?t follow", "never follow",
+    "do not obey", "don'?t obey", "stop obeying", "cease following", "skip",
+)  # fmt: skip
+EARLIER = words(
+    "previous", "previously", "prior", "preceding", "above", "earlier", "foregoing",
+    "original", "initial", "system", "developer", "your", "all", "any", "every", "existing",
+    "safety", "ethical", "moral", "content", "built-in", "internal", "programmed", "given",
+    "preset", "hidden", "core", "those", "these",
+)  # fmt: skip
+DIRECTIVES = (
+    r"(?:instructions?|prompts?|rules|directives?|guidelines|guidance|guardrails|constraints|"
+    r"commands|orders|polic(?:y|ies)|restrictions|limitations|programming|training|"
+    r"conditioning|safeguards|filters|ethics|principles|system\s+messages?|context|directions|"
+    r"(?:security|safety)\s+(?:measures|protocols)|intructions?|instuctions?|insructions?|"
+    r"instrucions?|instrutions?|promts?)\b"
+)
