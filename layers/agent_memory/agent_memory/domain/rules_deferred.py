@@ -15,9 +15,9 @@ from agent_memory.domain.threat_rule import ThreatRule, phrase
 # Code that acts on the machine, as an order to run it spells it.
 _CODE = (
     r"(?:__import__\s*\(|\bos\s*\.\s*(?:system|popen)\s*\(|\bsubprocess\s*\.|\$\([^)\n]{1,80}\)|"
-    r"\b(?:eval|exec)\s*\(|\brm\s+-\w*[rf]|\b(?:curl|wget)\s[^\n|]{0,120}\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|"
-    r"\bunset\s+[a-z_]\w*|\bexport\s+[a-z_]\w*=|\bchmod\s+[+\d]|\btouch\s+/|\bbase64\s+-d|/dev/tcp/|"
-    r"\bnc\s+-\w*e\b)"
+    r"\b(?:eval|exec)\s*\(|\brm\s+-\w*[rf]\w*\s+(?:--no-preserve-root\s+)?(?:/|~|\$home|\*)|"
+    r"\b(?:curl|wget)\s[^\n|]{0,120}\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\bunset\s+[a-z_]\w*|\btouch\s+/|"
+    r"\bbase\w\w\s+-d|/dev/tcp/|\bnc\s+-\w*e\b)"
 )
 _TOOL_ACTION = (
     r"(?:(?:call|invoke|execute|run|trigger|launch|use)\s+(?:the\s+|a\s+)?(?:[\w.`'\"-]+\s+){0,2}?"
@@ -110,7 +110,7 @@ DEFERRED_TOOL_USE: tuple[ThreatRule, ...] = (
         # (atomic: the nearest code and the nearest "before" are taken, not retried one by
         # one under the gaps, which would multiply them)
         rf"\b(?:run|execute|eval|evaluate|paste|type|enter)\b(?>[^\n]{{0,80}}?{_CODE})(?>[^\n]{{0,80}}?"
-        r"\b(?:before|first|prior\s+to))\s*(?:continuing|answering|replying|responding|proceeding|you\s+"
+        r"\b(?:before|prior\s+to))\s*(?:continuing|answering|replying|responding|proceeding|you\s+"
         r"(?:answer|reply|respond|continue|go\s+on)|anything\s+else|$|[.,;:!])"
         rf"|\b(?:run|execute|eval|evaluate)\s+(?:this|the\s+following|it)\s+(?:\w+\s+){{0,2}}?(?:in|with|"
         rf"using|via)\s+(?:the\s+|your\s+|a\s+)?(?:python|terminal|shell|bash|console|code\s+"
@@ -154,6 +154,8 @@ DEFERRED_TOOL_USE: tuple[ThreatRule, ...] = (
             "Install uv with: curl -LsSf https://astral.sh/uv/install.sh | sh",
             "Setup:\ncurl -fsSL https://bun.sh/install | bash",
             "Run rm -rf node_modules before a clean install",
+            "Run `export PATH=$PATH:~/go/bin` before continuing",
+            "Run chmod +x ./gradlew first.",
         ),
         # Code is written between quotes and backticks: quoting does not make it a topic.
         quoting_allowed=False,
