@@ -97,6 +97,15 @@ def _prose_holds_secret(match: re.Match[str]) -> bool:
     return (has_digit_or_symbol or mixed_case) and _is_secret_value(value, colon=False)
 
 
+# A vendor prefix followed by nothing but x's is the placeholder .env.example files write
+# ("sk-xxxxxxxx"); any other filler ("sk-aaaaaaaa") is refused, as Hermes Agent asserts.
+_X_PLACEHOLDER = re.compile(r"[A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)*?[_-]?[xX*]{8,}")
+
+
+def _not_x_placeholder(match: re.Match[str]) -> bool:
+    return _X_PLACEHOLDER.fullmatch(match.group()) is None
+
+
 CREDENTIAL: tuple[ThreatRule, ...] = (
     literal(
         "cloud_access_key",
@@ -137,6 +146,7 @@ CREDENTIAL: tuple[ThreatRule, ...] = (
         r"|hooks\.slack\.com/(?:services|workflows|triggers)/T[A-Z0-9]{6,}/[AB][A-Z0-9]{6,}/[A-Za-z0-9]{16,}"
         r"|discord(?:app)?\.com/api/webhooks/\d{15,}/[\w-]{30,})",
         ignore_case=False,
+        confirm=_not_x_placeholder,
         long_words_only=True,
         examples=(
             "token ghp_abcdefghijklmnopqrstuvwxyz0123456789",
@@ -144,7 +154,11 @@ CREDENTIAL: tuple[ThreatRule, ...] = (
             "npm_abcdefghijklmnopqrstuvwxyz0123456789 publishes",
             "alerts go to https://hooks.slack.com/services/T0ABCDEF1/B0ABCDEF2/abcdefghijklmnopqrstuvwx",
         ),
-        counterexamples=("GitHub tokens start with ghp_ and must stay in the vault",),
+        counterexamples=(
+            "GitHub tokens start with ghp_ and must stay in the vault",
+            "OPENAI_API_KEY=sk-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+            "STRIPE_KEY=sk_test_xxxxxxxxxxxxxxxxxxxxxxxx",
+        ),
     ),
     literal(
         "bearer_or_jwt",
@@ -173,13 +187,18 @@ CREDENTIAL: tuple[ThreatRule, ...] = (
         "~eyJ ~://",
         r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"
         r"|\beyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}"
-        r"|\b[a-z][a-z0-9+.-]*://[^\s/:@]+:(?![$<{*])[^\s/@]{3,}@",
+        # (a placeholder in the password's place, "user:password@", is documentation)
+        r"|\b[a-z][a-z0-9+.-]*://[^\s/:@]+:(?![$<{*])(?!(?:password|passwd|pass|pwd|changeme|secret|"
+        r"example|dummy|placeholder|x{3,}|your[_-]?password)@)[^\s/@]{3,}@",
         long_words_only=True,
         examples=(
             "session eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlc2ln",
             "DB url postgres://app:s3cretpw@db.internal:5432/app",
         ),
-        counterexamples=("postgres://app:${DB_PASSWORD}@db.internal/app",),
+        counterexamples=(
+            "postgres://app:${DB_PASSWORD}@db.internal/app",
+            "DATABASE_URL=postgres://user:password@localhost:5432/db",
+        ),
     ),
     literal(
         "secret_assignment",
