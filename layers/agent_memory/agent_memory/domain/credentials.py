@@ -16,7 +16,8 @@ from agent_memory.domain.threat_categories import ThreatCategory as C
 from agent_memory.domain.threat_rule import ThreatRule, literal
 
 _SECRET_NAME = (
-    r"(?:password|passwd|passphrase|passcode|pwd|secret|token|api[_-]?key|access[_-]?key|"
+    # ("pass" only as a whole part of a name: DB_PASS, not passport or passenger)
+    r"(?:password|passwd|passphrase|passcode|pwd|pass(?![a-z])|secret|token|api[_-]?key|access[_-]?key|"
     r"secret[_-]?key|client[_-]?secret|private[_-]?key|auth[_-]?token|session[_-]?key|"
     r"signing[_-]?key|encryption[_-]?key|master[_-]?key|pin)"
 )
@@ -144,13 +145,22 @@ CREDENTIAL: tuple[ThreatRule, ...] = (
         r"|\d{8,10}:AA[A-Za-z0-9_-]{33}"
         # webhook URLs whose path is the secret
         r"|hooks\.slack\.com/(?:services|workflows|triggers)/T[A-Z0-9]{6,}/[AB][A-Z0-9]{6,}/[A-Za-z0-9]{16,}"
-        r"|discord(?:app)?\.com/api/webhooks/\d{15,}/[\w-]{30,})",
+        r"|discord(?:app)?\.com/api/webhooks/\d{15,}/[\w-]{30,}"
+        # more vendors' prefixes (Facebook, Google OAuth, Mailchimp, Brevo, New Relic,
+        # PlanetScale, RubyGems, Shippo, Sentry, Netlify, Mapbox, Discord bot tokens)
+        r"|EAA[A-Za-z0-9]{2,6}ZD[A-Za-z0-9]{20,}|EAACEdEose0cBA[0-9A-Za-z]{20,}|ya29\.[0-9A-Za-z_-]{20,}"
+        r"|[0-9a-f]{32}-us\d{1,2}\b|xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}|NRAK-[A-Z0-9]{27}"
+        r"|pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}|rubygems_[a-f0-9]{48}|shippo_(?:live|test)_[a-f0-9]{40}"
+        r"|sntry[us]_[A-Za-z0-9+/=_-]{40,}|nfp_[A-Za-z0-9]{36}|[ps]k\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}"
+        r"|[MN][A-Za-z0-9]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})",
         ignore_case=False,
         confirm=_not_x_placeholder,
         long_words_only=True,
         examples=(
             "token ghp_abcdefghijklmnopqrstuvwxyz0123456789",
             "HF token hf_AbCdEfGhIjKlMnOpQrStUvWxYz012345",
+            "google oauth ya29.a0AfH6SMBx3kLmNoPqRsTuVwXyZ012345",
+            "mailchimp 0123456789abcdef0123456789abcdef-us14",
             "npm_abcdefghijklmnopqrstuvwxyz0123456789 publishes",
             "alerts go to https://hooks.slack.com/services/T0ABCDEF1/B0ABCDEF2/abcdefghijklmnopqrstuvwx",
         ),
@@ -209,6 +219,7 @@ CREDENTIAL: tuple[ThreatRule, ...] = (
         examples=(
             'api_key="sk-abcdef1234567890abcdef12"',
             "DB_PASSWORD=hunter22",
+            "DB_PASS=hunter22",
             "password: Tr0ub4dor&3",
         ),
         counterexamples=(
