@@ -81,13 +81,9 @@ class RulePrefilter:
 
     def candidates(self, views: ScanViews) -> list[ThreatRule]:
         """The rules that may match ``views``, in the order of the rules."""
-        texts: dict[str, bytes] = {}
         found = set(self._always)
         for rule_set in self._sets:
-            text = texts.get(rule_set.view)
-            if text is None:
-                text = texts[rule_set.view] = views.prefilter_text(rule_set.view)
-            found.update(rule_set.matching(text))
+            found.update(rule_set.matching(views.prefilter_text(rule_set.view)))
         return [self.rules[index] for index in sorted(found)]
 
 

@@ -53,6 +53,8 @@ class ScanViews:
     anchor_positions: dict[str, dict[str | None, list[int]]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    # Each view as the prefilter reads it, made once for both prefilters of a scan.
+    prefilter_texts: dict[str, bytes] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def has_long_token(self) -> bool:
@@ -87,8 +89,11 @@ class ScanViews:
     def prefilter_text(self, view: str) -> bytes:
         """A view as the prefilter reads it: UTF-8, every space an ASCII one
         (``re2_superset``); the skeleton's view is ``folded``."""
-        text = self.folded if view == "skeleton" else getattr(self, view)
-        return spaces_as_ascii(text).encode("utf-8", "replace")
+        found = self.prefilter_texts.get(view)
+        if found is None:
+            text = self.folded if view == "skeleton" else getattr(self, view)
+            found = self.prefilter_texts[view] = spaces_as_ascii(text).encode("utf-8", "replace")
+        return found
 
     @classmethod
     def of(cls, plain: str) -> ScanViews:
