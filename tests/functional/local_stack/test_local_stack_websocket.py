@@ -54,6 +54,12 @@ def _ended(stack: RunningStack, route: str) -> int:
     return stack.log().count(f"WS {route} -> ")
 
 
+def _connections_settled(stack: RunningStack) -> bool:
+    """Has every accepted connection's $disconnect returned? (A test's closed connection is
+    disconnected after the test goes on, so a later test's counts could include it.)"""
+    return _ended(stack, "$disconnect") >= stack.log().count("WS $connect -> 101")
+
+
 def test_a_client_that_stays_sees_the_reply_streamed_and_memory_commits_once(
     stack: RunningStack, alice: str
 ) -> None:
@@ -85,6 +91,7 @@ def test_a_client_that_disconnects_mid_stream_commits_nothing(
     # GIVEN a slow streamed turn that has staged a memory write (a streamed turn's ledger
     # item opens at its first staged write; the model then sleeps before its reply)
     turn_id = new_turn_id()
+    assert wait_for(lambda: _connections_settled(stack), 15), stack.log()
     chats, disconnects = _ended(stack, "chat"), _ended(stack, "$disconnect")
     with open_stream(stack, alice) as connection:
         connection.send(
