@@ -153,6 +153,18 @@ def test_a_word_boundary_is_kept_only_where_re2_reads_it_as_python_does() -> Non
     assert re2_matches(dropped, "!@sk")
 
 
+def test_a_word_boundary_beside_a_group_is_kept_for_each_branch_where_it_is_safe() -> None:
+    # GIVEN \b before and after a group of words, one of which starts with a letter that
+    # has symbol readings ("i" for "!")
+    source = superset_source(r"\b(?:curl|iwr|nc)\b", 0, leet=True, leet_readings=LEET_READINGS)
+    # THEN the boundary stays for the other branches: "nc" inside "since" is not passed
+    assert not re2_matches(source, "since")
+    assert not re2_matches(source, "xcurl")
+    # AND the branch where it cannot stay still matches as the rule can ("!wr" reads "iwr")
+    assert re2_matches(source, "x !wr y")
+    assert re.search(r"\b(?:curl|iwr|nc)\b", "x iwr y")
+
+
 def test_negated_classes_never_exclude_what_may_read_otherwise() -> None:
     # GIVEN "[^0-9]" on the skeleton: a digit there may be a leetspeak letter
     source = superset_source("x[^0-9]y", 0, leet=True, leet_readings=LEET_READINGS)

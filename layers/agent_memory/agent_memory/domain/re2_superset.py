@@ -105,18 +105,48 @@ class _Translation:
         self._classes: dict[tuple[tuple[Item, ...], bool], str] = {}
 
     def sequence(self, items: list[Item], *, ignorecase: bool, dotall: bool) -> str:
+        kept: set[int] = set()
+        # Boundaries unsafe beside a group as a whole may be safe beside some of its
+        # branches: \b(?:a|b) is (?:\ba|\bb), so they move inside (index -> before, after).
+        moved: dict[int, tuple[bool, bool]] = {}
+        for index, (op, value) in enumerate(items):
+            if op is not sre.AT or value is not sre.AT_BOUNDARY:
+                continue
+            before = _edge_chars(items[index - 1], last=True) if index else None
+            after = _edge_chars_of(items[index + 1 : index + 2], last=False)
+            if self._boundary_holds(before, ignorecase) or self._boundary_holds(after, ignorecase):
+                kept.add(index)
+            elif index + 1 < len(items) and items[index + 1][0] in _GROUPS:
+                moved[index + 1] = (True, moved.get(index + 1, (False, False))[1])
+            elif index and items[index - 1][0] in _GROUPS:
+                moved[index - 1] = (moved.get(index - 1, (False, False))[0], True)
         out = []
         for index, (op, value) in enumerate(items):
             if op is sre.AT and value is sre.AT_BOUNDARY:
-                before = _edge_chars(items[index - 1], last=True) if index else None
-                after = _edge_chars_of(items[index + 1 : index + 2], last=False)
-                if self._boundary_holds(before, ignorecase) or self._boundary_holds(
-                    after, ignorecase
-                ):
+                if index in kept:
                     out.append(r"\b")
-                continue
-            out.append(self.item(op, value, ignorecase=ignorecase, dotall=dotall))
+            elif index in moved:
+                out.append(self.bounded((op, value), ignorecase, dotall, *moved[index]))
+            else:
+                out.append(self.item(op, value, ignorecase=ignorecase, dotall=dotall))
         return "".join(out)
+
+    def bounded(self, group: Item, ignorecase: bool, dotall: bool, first: bool, last: bool) -> str:
+        """A group with a word boundary moved inside it, before (``first``) and/or after
+        (``last``) each of its branches."""
+        op, value = group
+        boundary = (sre.AT, sre.AT_BOUNDARY)
+
+        def with_boundary(items: list[Item], case: bool, all_lines: bool) -> str:
+            inner = [*([boundary] if first else []), *items, *([boundary] if last else [])]
+            return self.sequence(inner, ignorecase=case, dotall=all_lines)
+
+        if op is sre.BRANCH:
+            branches = (with_boundary(branch.data, ignorecase, dotall) for branch in value[1])
+            return "(?:" + "|".join(branches) + ")"
+        _, add, delete, pattern = value
+        inner_case, inner_dotall, flag = _group_flags(add, delete, ignorecase, dotall)
+        return f"(?:{flag}{with_boundary(pattern.data, inner_case, inner_dotall)})"
 
     def _boundary_holds(self, chars: frozenset[str] | None, ignorecase: bool) -> bool:
         """Does a ``\\b`` next to one of ``chars`` hold in RE2's text wherever it holds in
@@ -161,13 +191,7 @@ class _Translation:
             )
         if op is sre.SUBPATTERN:
             _, add, delete, pattern = value
-            inner_case = (ignorecase or bool(add & sre.SRE_FLAG_IGNORECASE)) and not (
-                delete & sre.SRE_FLAG_IGNORECASE
-            )
-            dotall = (dotall or bool(add & sre.SRE_FLAG_DOTALL)) and not (
-                delete & sre.SRE_FLAG_DOTALL
-            )
-            flag = "" if inner_case == ignorecase else "(?i)" if inner_case else "(?-i)"
+            inner_case, dotall, flag = _group_flags(add, delete, ignorecase, dotall)
             inner = self.sequence(pattern.data, ignorecase=inner_case, dotall=dotall)
             return f"(?:{flag}{inner})"
         if op in _REPEATS:
@@ -291,6 +315,16 @@ class _Translation:
         return self.positive(chars, ranges, ignorecase=ignorecase, non_ascii=non_ascii, perl=perl)
 
 
+def _group_flags(add: int, delete: int, ignorecase: bool, dotall: bool) -> tuple[bool, bool, str]:
+    """Inside a group with inline flags: whether case is ignored, whether ``.`` takes the
+    newline, and the RE2 flag to write when case changes."""
+    case = (ignorecase or bool(add & sre.SRE_FLAG_IGNORECASE)) and not (
+        delete & sre.SRE_FLAG_IGNORECASE
+    )
+    all_lines = (dotall or bool(add & sre.SRE_FLAG_DOTALL)) and not (delete & sre.SRE_FLAG_DOTALL)
+    return case, all_lines, "" if case == ignorecase else "(?i)" if case else "(?-i)"
+
+
 def _without(low: int, high: int, removed: Iterable[str]) -> list[tuple[int, int]]:
     """The range low-high less the code points of ``removed``."""
     spans = [(low, high)]
@@ -309,6 +343,7 @@ def _without(low: int, high: int, removed: Iterable[str]) -> list[tuple[int, int
 
 
 _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
+_GROUPS = (sre.BRANCH, sre.SUBPATTERN)  # a word boundary beside one can move inside
 
 
 def _edge_chars(item: Item, *, last: bool) -> frozenset[str] | None:

@@ -11,8 +11,10 @@ from __future__ import annotations
 from agent_memory.domain.threat_categories import ThreatCategory as C
 from agent_memory.domain.threat_rule import ThreatRule, phrase
 
-# One character of a sentence: not a line break, and not a full stop that ends it.
-_IN_SENTENCE = r"(?:[^\n.!?]|[.!?](?!\s))"
+# One character of a sentence: not a line break, and not a full stop that ends it (a stop
+# is read with what follows it, not with a lookahead, so that the prefilter's rewriting,
+# which drops lookaheads, still stops at a sentence's end).
+_IN_SENTENCE = r"(?:[^\n.!?]|[.!?]{1,3}[^\s.!?])"
 _SEND = (
     r"(?:send|post|upload|forward|transmit|exfiltrate|leak|e-?mail|mail|pipe|submit|share|copy|"
     r"sync|report|relay|dump|export|beam|push|deliver|paste|attach|include|embed|append)"
@@ -35,10 +37,9 @@ _STOLEN = (
 )
 # httpie's "http" as a command (a method, a flag, a port or an address after it), not the
 # word in prose ("HTTP authentication").
-_FETCH = (
-    r"(?:curl|wget|invoke-webrequest|invoke-restmethod|iwr|irm|nc|ncat|netcat|socat|"
-    r"http(?=\s+(?:get|post|put|patch|delete|head|-|:\d|https?\s*:|[\w-]+\.[\w.-]+/)))"
-)
+_FETCH_COMMAND = r"(?:curl|wget|invoke-webrequest|invoke-restmethod|iwr|irm|nc|ncat|netcat|socat)"
+_HTTPIE_ARGUMENT = r"\s+(?:get|post|put|patch|delete|head|-|:\d|https?\s*:|[\w-]+\.[\w.-]+/)"
+_FETCH = rf"(?:{_FETCH_COMMAND}|http(?={_HTTPIE_ARGUMENT}))"
 # An address or domain is matched from the start of its token (the lookbehinds), not from
 # every character inside it: a lazy gap before it would otherwise try each one.
 _DESTINATION = (
@@ -121,7 +122,9 @@ EXFILTRATION: tuple[ThreatRule, ...] = (
             "curl wget webrequest restmethod iwr irm nc ncat netcat socat http scp rsync telnet "
             "ssh openssl mail sendmail"
         ),
-        rf"\b{_FETCH}\b"
+        # (httpie's first argument is read, not looked ahead at: the prefilter's rewriting
+        # keeps what is read, and "http" alone is in most texts)
+        rf"\b(?:{_FETCH_COMMAND}\b|http{_HTTPIE_ARGUMENT})"
         # The gap stops at the next such command, which is tried from its own start (so no
         # character is read again for each command before it).
         rf"(?:(?!\b{_FETCH}\b)[^\n]){{0,200}}?"
