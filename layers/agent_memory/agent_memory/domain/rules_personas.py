@@ -4,6 +4,7 @@ else, or that its limits are gone (``rules_instructions`` explains how the rules
 
 from __future__ import annotations
 
+from agent_memory.domain.rules_roleplay import ROLEPLAY
 from agent_memory.domain.threat_categories import ThreatCategory as C
 from agent_memory.domain.threat_rule import ThreatRule, phrase
 
@@ -158,9 +159,11 @@ ROLE_HIJACK: tuple[ThreatRule, ...] = (
         r"any\s+)?(?:safety|content|ethical|moral|alignment)\s+(?:filters?|guardrails|"
         r"safeguards|restrictions|guidelines|training|policies|polic(?:y|ies)|checks)"
         r"|\b(?:never|don't|do\s+not|must\s+not|cannot|can't|won't|doesn't|does\s+not|will\s+not|"
-        r"shall\s+not|should\s+not|shouldn't|wouldn't|would\s+not)\s+(?:ever\s+)?refuse\b"
-        r"(?!\s+(?:to\s+(?:run|merge|review|deploy|build|commit|push|rebase|test|ship|release|attend|join)|"
-        r"an?\s+(?:code\s+)?review|(?:code\s+)?reviews|pull\s+requests?|prs?|merges?)\b)"
+        r"shall\s+not|should\s+not|shouldn't|wouldn't|would\s+not)\s+(?:ever\s+)?refuse[sd]?"
+        # What is refused: requests, answers, the user; "never refuse to escalate" is a rule.
+        r"(?!\s+to\s+(?!(?:answer|respond|reply|comply|help|assist|do|generate|provide|write|say|tell|"
+        r"give|engage|obey|fulfil|fulfill|follow|discuss|continue|produce|act|create|share)\b)\w)"
+        r"(?!\s+(?:an?\s+)?(?:code\s+)?reviews?\b|\s+(?:an?\s+)?(?:pull|merge|pr)\b|\s+(?:prs|merges)\b)"
         r"|\b(?:never|don't|do\s+not|doesn't|does\s+not|won't|will\s+not|must\s+not|cannot|can't)\s+"
         r"(?:ever\s+)?(?:reject|decline|deny)\s+(?:anything|any\s+(?:requests?|questions?|prompts?|"
         r"tasks?)|requests|a\s+request)\b"
@@ -169,7 +172,8 @@ ROLE_HIJACK: tuple[ThreatRule, ...] = (
         r"(?:\w+\s+)?(?:legality|ethics|morals|morality|laws?|safety|consequences|harm)\b"
         r"|\b(?:don't|do\s+not|doesn't|does\s+not|never|no\s+longer)\s+care\s+(?:about|for)\s+(?:the\s+)?"
         r"(?:legality|ethics|morals|morality|laws?|consequences|guidelines|policies|restrictions)\b"
-        r"|\b(?:has|have|with)\s+no\s+(?:morals|ethics|moral\s+(?:compass|code|boundaries|limits|"
+        r"|\b(?:ai|a\.i\.|bot|chatbot|assistant|model|llm|gpt|you|persona|entity)\b[^.\n]{0,30}?"
+        r"\b(?:has|have|with)\s+no\s+(?:morals|ethics|moral\s+(?:compass|code|boundaries|limits|"
         r"guidelines)|ethical\s+(?:guidelines|boundaries|limits|constraints|code)|censorship|"
         r"conscience)\b"
         rf"|\b(?:ai|a\.i\.|bot|chatbot|assistant|model|language\s+model|llm|entity|character|persona)"
@@ -390,4 +394,5 @@ ROLE_HIJACK: tuple[ThreatRule, ...] = (
             "You are now Alice's backup, a role the team agreed on",
         ),
     ),
+    *ROLEPLAY,
 )
