@@ -25,3 +25,10 @@ DIRECTIVES = (
     r"(?:security|safety)\s+(?:measures|protocols)|intructions?|instuctions?|insructions?|"
     r"instrucions?|instrutions?|promts?)\b"
 )
+# What a jailbroken persona is said to produce (``rules_roleplay``, ``rules_persona_upkeep``).
+HARMFUL = (
+    r"(?:illegal|unethical|immoral|harmful|dangerous|offensive|derogatory|nsfw|explicit|"
+    r"inappropriate|violent|racist|sexist|hateful|vulgar|obscene|amoral|unsafe|malicious|"
+    r"disgusting|controversial|graphic|sexual|prohibited|forbidden|unlawful|criminal)"
+)
+HARMFUL_LIST = rf"{HARMFUL}(?:\s*(?:,|and|or|/)\s*(?:or\s+|and\s+)?{HARMFUL}){{0,4}}"

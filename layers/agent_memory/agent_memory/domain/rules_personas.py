@@ -143,9 +143,9 @@ ROLE_HIJACK: tuple[ThreatRule, ...] = (
         (
             "filter filters restriction restrictions limitation limitations guidelines "
             "censorship rules constraints guardrails boundaries limits refusal refusals "
-            "warnings disclaimers ethics morals policy policies measures features checks "
-            "protocols refuse refusing safeguards training reject decline deny say care concern "
-            "regard consideration morals ethics moral ethical censorship conscience exception "
+            "warnings disclaimers ethics morals policy policies measures features checks protocols "
+            "refuse refusing refuses refused safeguards training reject decline deny say care "
+            "concern regard consideration moral ethical censorship conscience exception "
             "exempt exempted policy policies standards norms sorry abide follow adhere obey "
             "comply free"
         ),
@@ -160,10 +160,12 @@ ROLE_HIJACK: tuple[ThreatRule, ...] = (
         r"safeguards|restrictions|guidelines|training|policies|polic(?:y|ies)|checks)"
         r"|\b(?:never|don't|do\s+not|must\s+not|cannot|can't|won't|doesn't|does\s+not|will\s+not|"
         r"shall\s+not|should\s+not|shouldn't|wouldn't|would\s+not)\s+(?:ever\s+)?refuse[sd]?"
-        # What is refused: requests, answers, the user; "never refuse to escalate" is a rule.
-        r"(?!\s+to\s+(?!(?:answer|respond|reply|comply|help|assist|do|generate|provide|write|say|tell|"
-        r"give|engage|obey|fulfil|fulfill|follow|discuss|continue|produce|act|create|share)\b)\w)"
-        r"(?!\s+(?:an?\s+)?(?:code\s+)?reviews?\b|\s+(?:an?\s+)?(?:pull|merge|pr)\b|\s+(?:prs|merges)\b)"
+        # What is refused: requests, answers, the user (not "to escalate", nor "a bribe").
+        r"(?:\s*(?:[.,;:!)]|$)|\s+(?:and|or)\b|\s+(?:(?:a|an|any)\s+(?:\w+\s+)?(?:request|question|"
+        r"prompt|order|command|task|instruction|query)|to\s+(?:answer|respond|reply|comply|help|assist|do|"
+        r"generate|provide|write|say|tell|give|engage|obey|fulfil|fulfill|follow|discuss|continue|produce|"
+        r"act|create|share)\b|anything|(?:requests?|questions?|prompts?|orders?|commands?|instructions?|"
+        r"queries|the\s+user|me|my|users?)\b))"
         r"|\b(?:never|don't|do\s+not|doesn't|does\s+not|won't|will\s+not|must\s+not|cannot|can't)\s+"
         r"(?:ever\s+)?(?:reject|decline|deny)\s+(?:anything|any\s+(?:requests?|questions?|prompts?|"
         r"tasks?)|requests|a\s+request)\b"
@@ -277,8 +279,8 @@ ROLE_HIJACK: tuple[ThreatRule, ...] = (
         ),
         r"\b(?:stay|remain|keep|staying|remaining)\s+in\s+(?:character|char|role)\b[^.\n]{0,20}?"
         r"(?:!|\b(?:always|at\s+all\s+times|no\s+matter|regardless|whatever|forever|even\s+if)\b)"
-        r"|\b(?:always|must|you\s+(?:will|must|shall))\s+(?:always\s+)?(?:stay|remain)\s+in\s+"
-        r"(?:character|char)\b"
+        r"|\b(?:always|you\s+(?:will|must|shall|need\s+to|have\s+to))\s+(?:always\s+)?(?:stay|remain)"
+        r"\s+in\s+(?:character|char)\b"
         r"|\b(?:never|not|don't|do\s+not|without|won't|will\s+not|cannot|can't|must\s+not)\s+(?:ever\s+)?"
         r"(?:even\s+)?(?:break|breaking|drop|dropping)\s+(?:out\s+of\s+)?character\b[^.\n]{0,30}?"
         r"(?:!|\b(?:even|regardless|no\s+matter|under\s+any|whatever|at\s+all|ever)\b)"
