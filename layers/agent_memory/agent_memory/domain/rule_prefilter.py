@@ -7,10 +7,15 @@ so that it matches wherever the rule can (``re2_superset``), goes into RE2 sets
 the text. Only the rules named are run in Python, with their real patterns, which decide:
 the prefilter can only spare work, never change a finding.
 
-A set of many patterns has one automaton, built as the text is read; a few small sets
-keep it small. Each set also holds a pattern that matches every text: if RE2 could not run
-a set to its end (its automaton out of memory), that pattern is missing from the answer
-and every rule of the set is run instead.
+A set of many patterns has one automaton, whose states RE2 builds as texts come. Each
+rule's unbounded gaps add states that stay live to the end of a line, and a set's states
+are the combinations of its rules': a set of eight built thousands of new states for
+every unseen full-length entry (about 2 ms, where the same entry seen again costs 0.2 ms).
+Pairs keep the combinations few: more passes over the text, but unseen entries cost
+about a quarter as much (benchmarks/bench_scanner.py times only unseen ones). Each set
+also holds a pattern that matches every text: if RE2 could not run a set to its end (its
+automaton out of memory), that pattern is missing from the answer and every rule of the
+set is run instead.
 
 The rewritten patterns are generated ahead (``prefilter_sources``, by
 scripts/generate_prefilter_sources.py), since rewriting them costs a cold start more than
@@ -31,8 +36,10 @@ from agent_memory.domain.threat_rule import ScanViews, ThreatRule
 
 __all__ = ["RulePrefilter", "fingerprint", "translated"]
 
-_RULES_PER_SET = 8
-_SET_MEMORY = 16 << 20  # bytes per set, most of it the automaton's cache
+_RULES_PER_SET = 2
+# Bytes per set, most of it the automaton's cache (flushed when full): a ceiling on what
+# the prefilter holds, some 35 sets in all, in a process that meets unseen text for hours.
+_SET_MEMORY = 2 << 20
 _MATCHES_EVERY_TEXT = 0  # the index of the empty pattern in each set
 
 
