@@ -17,6 +17,7 @@ import re2
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agent_memory.domain import rule_prefilter
 from agent_memory.domain.folding import LEET_READINGS, skeleton_before_leetspeak
 from agent_memory.domain.prefilter_sources import SOURCES
 from agent_memory.domain.re2_superset import (
@@ -210,6 +211,21 @@ def test_a_set_that_gives_no_answer_passes_all_its_rules() -> None:
     rule_set._set = _FailedSet()
     # THEN each of its rules is run, as if each had matched
     assert rule_set.matching(b"ordinary text") == (3, 7)
+
+
+def test_a_set_too_large_for_its_first_budget_gets_the_next(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # GIVEN budgets of which the first cannot hold a large rule's program
+    monkeypatch.setattr(rule_prefilter, "_SET_MEMORY", (1 << 10, 2 << 20))
+    large = "|".join(f"word{number}" for number in range(2000))
+    with pytest.raises(re2.error):
+        rule_prefilter._compiled([large], 1 << 10)
+    # WHEN its set is made
+    rule_set = _RuleSet("plain", [(5, large)])
+    # THEN it is compiled with the next budget, and answers
+    assert rule_set.matching(b"say word1999 now") == (5,)
+    assert rule_set.matching(b"nothing here") == ()
 
 
 def test_the_committed_prefilter_sources_are_current() -> None:

@@ -39,7 +39,8 @@ __all__ = ["RulePrefilter", "fingerprint", "translated"]
 _RULES_PER_SET = 2
 # Bytes per set, most of it the automaton's cache (flushed when full): a ceiling on what
 # the prefilter holds, some 35 sets in all, in a process that meets unseen text for hours.
-_SET_MEMORY = 2 << 20
+# A pair whose program alone outgrows it (the largest rules) gets the next budget.
+_SET_MEMORY = (2 << 20, 8 << 20, 32 << 20)
 _MATCHES_EVERY_TEXT = 0  # the index of the empty pattern in each set
 
 
@@ -47,16 +48,15 @@ class _RuleSet:
     """The widened patterns of some rules of one view, in one RE2 set."""
 
     def __init__(self, view: str, members: Sequence[tuple[int, str]]) -> None:
-        options = re2.Options()
-        options.max_mem = _SET_MEMORY
-        options.log_errors = False
         self.view = view
-        self._set = re2.Set.SearchSet(options)
-        self._set.Add("")
         self.rules = tuple(index for index, _ in members)
-        for _, source in members:
-            self._set.Add(source)
-        self._set.Compile()
+        for budget in _SET_MEMORY:
+            try:
+                self._set = _compiled([source for _, source in members], budget)
+                break
+            except re2.error:
+                if budget == _SET_MEMORY[-1]:
+                    raise
 
     def matching(self, text: bytes) -> tuple[int, ...]:
         """The indexes (into the prefilter's rules) whose widened pattern matches ``text``."""
@@ -64,6 +64,18 @@ class _RuleSet:
         if _MATCHES_EVERY_TEXT not in found:
             return self.rules  # the set did not run to the end: no answer, run them all
         return tuple(self.rules[position - 1] for position in found if position)
+
+
+def _compiled(sources: Sequence[str], budget: int) -> re2.Set:
+    options = re2.Options()
+    options.max_mem = budget
+    options.log_errors = False
+    compiled = re2.Set.SearchSet(options)
+    compiled.Add("")
+    for source in sources:
+        compiled.Add(source)
+    compiled.Compile()
+    return compiled
 
 
 class RulePrefilter:
