@@ -14,6 +14,7 @@ preference.
 from __future__ import annotations
 
 from agent_memory.domain.rule_vocabulary import HARMFUL, HARMFUL_LIST
+from agent_memory.domain.rules_harmful_requests import HARMFUL_REQUESTS
 from agent_memory.domain.rules_persona_upkeep import PERSONA_UPKEEP
 from agent_memory.domain.threat_categories import ThreatCategory as C
 from agent_memory.domain.threat_rule import ThreatRule, phrase
@@ -252,4 +253,5 @@ ROLEPLAY: tuple[ThreatRule, ...] = (
         ),
     ),
     *PERSONA_UPKEEP,
+    *HARMFUL_REQUESTS,
 )
