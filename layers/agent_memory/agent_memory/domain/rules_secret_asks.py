@@ -53,40 +53,59 @@ def _asked(
     examples: tuple[str, ...],
     counterexamples: tuple[str, ...],
 ) -> ThreatRule:
-    """A rule whose ``at_clause`` alternatives count only where a request begins, whose
+    """A rule whose ``at_clause`` forms count only where a request begins, whose
     ``requested`` ones only after a request in the same sentence, and whose ``anywhere``
-    ones count anywhere; a quoted match is not a finding. The context is read before each
-    match rather than matched, so that matches start at literal words (the anchors) and
-    the prefilter's automaton stays small."""
+    ones count anywhere; a quoted ask is not a finding.
+
+    Every form holds a mention of the secret, and the rule's own pattern is that mention
+    alone (``_mention``): the prefilter reads a small pattern and the anchors are the
+    secret's nouns. A mention is confirmed when the text holds an ask in one of the forms,
+    with its context; the forms are searched once per text, however many mentions it
+    holds, which keeps a text that repeats "password" a thousand times linear."""
     rule = phrase(
         code,
         C.PROMPT_EXTRACTION,
         _TRIGGERS_SECRET,
-        "|".join(source for source in (at_clause, requested, anywhere) if source is not None),
+        _mention(),
         examples=examples,
         counterexamples=counterexamples,
     )
-    clause_form, free_form = (
-        re.compile(fold_pattern(source), re.MULTILINE) for source in (at_clause, anywhere)
+    forms = tuple(
+        (re.compile(fold_pattern(source), re.MULTILINE), context)
+        for source, context in ((at_clause, _LEAD_IN), (anywhere, None), (requested, _REQUEST))
+        if source is not None
     )
-    request_form = None if requested is None else re.compile(fold_pattern(requested), re.M)
     not_quoted = rule.confirm
     assert not_quoted is not None
+    last: list[tuple[str, bool]] = [("", False)]  # the last text read and its answer
 
-    def confirm(match: re.Match[str]) -> bool:
-        text, start = match.string, match.start()
-        asked = (
-            (clause_form.match(text, start) is not None and _follows(_LEAD_IN, text, start))
-            or (
-                request_form is not None
-                and request_form.match(text, start) is not None
-                and _follows(_REQUEST, text, start)
-            )
-            or free_form.match(text, start) is not None
+    def holds_ask(text: str) -> bool:
+        return any(
+            (context is None or _follows(context, text, ask.start())) and not_quoted(ask)
+            for form, context in forms
+            for ask in form.finditer(text)
         )
-        return asked and not_quoted(match)
+
+    def confirm(mention: re.Match[str]) -> bool:
+        text = mention.string
+        seen, answer = last[0]
+        if seen is not text:
+            answer = holds_ask(text)
+            last[0] = (text, answer)
+        return answer
 
     return replace(rule, confirm=confirm)
+
+
+def _mention() -> str:
+    """What every ask holds: the secret named, or the word the model keeps."""
+    return (
+        rf"\b(?:{_PASSWORD}|{_PASSWORD_ABROAD}|secrets?\b|{_GUARDED}\s+(?:\w+\s+)?(?:word|phrase|"
+        r"password|passwords|code|key|term|string|passphrase|passcode|pass\s*code|name|answer)\b|"
+        r"(?:word|thing|code|info|information|phrase|name|key|value)\s+(?:(?:that|which)\s+)?"
+        r"(?:you|u)\b|(?:word|secret|password|code|phrase|key|name)\s+(?:are|were|do|did|must|"
+        r"should|can't|cannot)\s+(?:you|u)\b)"
+    )
 
 
 def _follows(context: re.Pattern[str], text: str, start: int) -> bool:
