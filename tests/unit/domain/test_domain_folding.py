@@ -87,7 +87,12 @@ def test_an_accepted_entry_stays_accepted_with_an_emoji_added(
 
 @pytest.mark.parametrize(
     ("disguised", "reading"),
-    [("behind the user'5 back", "behind the user's back"), ("isn'7 it", "isn't it")],
+    [
+        ("behind the user'5 back", "behind the user's back"),
+        ("isn'7 it", "isn't it"),
+        ("wh47'5 the pw", "what's the pw"),  # and after leetspeak letters (found the same way)
+        ("5'11 tall", "5'11 taii"),  # a height: no letter before the apostrophe
+    ],
 )
 def test_a_leet_digit_after_an_apostrophe_reads_as_a_letter(disguised: str, reading: str) -> None:
     # The property above found "user'5": a digit after a letter and an apostrophe is leet too

@@ -51,8 +51,13 @@ LEET_READINGS: dict[str, str] = {
 # run's start: the patterns begin with a rare character, so the engine skips to it at C
 # speed instead of trying every letter of the text.
 _LEET_WORD_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789@$!|")
-# A digit after a letter and an apostrophe is a seam too: "user'5" is "user's", "isn'7" "isn't".
-_LEET_SEAM = re.compile(r"[0-9@$!|](?:(?<=[a-z][0-9@$!|])|(?<=[a-z]'[0-9])|(?=[a-z]))[a-z0-9@$!|]*")
+# A digit after a letter and an apostrophe is a seam too: "user'5" is "user's", "isn'7" "isn't",
+# and so after a letter and up to three leetspeak ones ("wh47'5" is "what's"; a height such as
+# 5'11 has no letter before it).
+_AFTER_APOSTROPHE = "|".join(rf"(?<=[a-z][0-9@$!|]{{{count}}}'[0-9])" for count in range(4))
+_LEET_SEAM = re.compile(
+    rf"[0-9@$!|](?:(?<=[a-z][0-9@$!|])|{_AFTER_APOSTROPHE}|(?=[a-z]))[a-z0-9@$!|]*"
+)
 _LEET_CHARACTER = re.compile(r"[0-9@$!|]")
 # In a text with this many leetspeak words, "70" and "4" stand for "to" and "a".
 _LEET_TEXT_WORDS = 3
