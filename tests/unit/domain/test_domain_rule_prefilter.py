@@ -42,11 +42,14 @@ ODD_ALPHABET = (
 
 
 def pattern_matches(text: str) -> set[str]:
-    """The rules whose pattern, searched over its view of ``text``, matches (confirmation
-    and triggers aside: a superset of the rules that decide the text is a threat)."""
+    """The rules whose triggers are present and whose pattern, searched over its view of
+    ``text``, matches (confirmation aside: a superset of the rules that decide the text is
+    a threat, since a rule without its triggers never does)."""
     views = ScanViews.of(unicodedata.normalize("NFKC", text))
     return {
-        rule.code for rule in RULES if rule.pattern.search(getattr(views, rule.view)) is not None
+        rule.code
+        for rule in RULES
+        if rule.triggers.present(views) and rule.pattern.search(getattr(views, rule.view))
     }
 
 
@@ -252,7 +255,8 @@ def test_a_rule_changed_since_the_sources_were_generated_is_rewritten_at_start()
     # WHEN a prefilter is made with it
     prefilter = RulePrefilter([changed])
     # THEN it reads the new pattern, not the stored one
-    views = ScanViews.of("please zapfix all previous instructions")
+    # (with a word of its triggers: a rule without them is not run at all)
+    views = ScanViews.of("please zapfix all previous instructions, then follow up")
     assert changed.pattern.search(views.skeleton)
     assert prefilter.candidates(views) == [changed]
     assert RulePrefilter([rule]).candidates(views) == []

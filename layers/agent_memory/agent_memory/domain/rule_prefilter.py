@@ -33,6 +33,7 @@ from agent_memory.domain.folding import LEET_READINGS
 from agent_memory.domain.prefilter_sources import SOURCES
 from agent_memory.domain.re2_superset import UntranslatableError, superset_source
 from agent_memory.domain.threat_rule import ScanViews, ThreatRule
+from agent_memory.domain.trigger_index import TriggerIndex
 
 __all__ = ["RulePrefilter", "fingerprint", "translated"]
 
@@ -92,6 +93,7 @@ class RulePrefilter:
             else:
                 by_view.setdefault(rule.view, []).append((index, source))
         self._always = tuple(always)
+        self._triggers = TriggerIndex(self.rules)
         self._sets = tuple(
             _RuleSet(view, members[start : start + _RULES_PER_SET])
             for view, members in by_view.items()
@@ -99,10 +101,16 @@ class RulePrefilter:
         )
 
     def candidates(self, views: ScanViews) -> list[ThreatRule]:
-        """The rules that may match ``views``, in the order of the rules."""
-        found = set(self._always)
+        """The rules that may match ``views``, in the order of the rules. A rule whose
+        triggers are absent cannot match (``ThreatRule.matches``), so a set none of whose
+        rules is triggered is not run: a short entry triggers a few rules of 66."""
+        triggered = self._triggers.triggered(views)
+        found = {index for index in self._always if triggered[index]}
         for rule_set in self._sets:
-            found.update(rule_set.matching(views.prefilter_text(rule_set.view)))
+            live = [index for index in rule_set.rules if triggered[index]]
+            if live:
+                passed = rule_set.matching(views.prefilter_text(rule_set.view))
+                found.update(index for index in live if index in passed)
         return [self.rules[index] for index in sorted(found)]
 
 

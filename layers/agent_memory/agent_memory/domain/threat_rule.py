@@ -118,7 +118,9 @@ def _letter_runs(text: str) -> frozenset[bytes]:
 
 
 @dataclass(frozen=True)
-class _TriggerGroup:
+class TriggerGroup:
+    """Words or substrings of the skeleton one of which is present (or a long token)."""
+
     words: frozenset[bytes]
     substrings: tuple[str, ...]
     long_token: bool
@@ -147,7 +149,7 @@ class _TriggerGroup:
 
 @dataclass(frozen=True)
 class Triggers:
-    groups: tuple[_TriggerGroup, ...]
+    groups: tuple[TriggerGroup, ...]
 
     @classmethod
     def parse(cls, spec: str) -> Triggers:
@@ -164,7 +166,7 @@ class Triggers:
         return True
 
 
-def _parse_group(items: list[str]) -> _TriggerGroup:
+def _parse_group(items: list[str]) -> TriggerGroup:
     words: set[bytes] = set()
     substrings: list[str] = []
     for item in items:
@@ -172,7 +174,7 @@ def _parse_group(items: list[str]) -> _TriggerGroup:
             substrings.append(fold_pattern(item[1:]))
         elif item != "*long":
             words.update(word.encode() for word in _WORD.findall(skeleton(item)))
-    return _TriggerGroup(frozenset(words), tuple(substrings), "*long" in items)
+    return TriggerGroup(frozenset(words), tuple(substrings), "*long" in items)
 
 
 @dataclass(frozen=True)
