@@ -11,6 +11,8 @@ OVERRIDE_VERBS = words(
     "nullify", "void", "scrap", "ditch", "put aside", "pay no attention to", "unlearn",
     "stop following", "no longer follow", "do not follow", "don'?t follow", "never follow",
     "do not obey", "don'?t obey", "stop obeying", "cease following", "skip",
+    "pay no heed to", "take no notice of", "do not listen to", "don'?t listen to",
+    "stop listening to", "never ?mind",
 )  # fmt: skip
 EARLIER = words(
     "previous", "previously", "prior", "preceding", "above", "earlier", "foregoing",
@@ -22,7 +24,7 @@ DIRECTIVES = (
     r"(?:instructions?|prompts?|rules|directives?|guidelines|guidance|guardrails|constraints|"
     r"commands|orders|polic(?:y|ies)|restrictions|limitations|programming|training|"
     r"conditioning|safeguards|filters|ethics|principles|system\s+messages?|context|directions|"
-    r"(?:security|safety)\s+(?:measures|protocols)|intructions?|instuctions?|insructions?|"
+    r"(?:security|safety)\s+(?:measures|protocols)|protocols|intructions?|instuctions?|insructions?|"
     r"instrucions?|instrutions?|promts?)\b"
 )
 # What a jailbroken persona is said to produce (``rules_roleplay``, ``rules_persona_upkeep``).
