@@ -13,9 +13,14 @@ password manager", "the password policy").
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import replace
+from functools import cached_property
+
+import re2  # type: ignore[import-untyped]
 
 from agent_memory.domain.folding import fold_pattern
+from agent_memory.domain.re2_superset import UntranslatableError, spaces_as_ascii, superset_source
 from agent_memory.domain.threat_categories import ThreatCategory as C
 from agent_memory.domain.threat_rule import ThreatRule, phrase, words
 
@@ -39,6 +44,7 @@ _REQUEST = re.compile(
         r"[^.!?\n]*\Z"
     )
 )
+_FORM_MEMORY = 8 << 20  # bytes for each form's RE2 program and automaton
 # How far before a match the lead-in or the request is looked for.
 _LEAD_IN_REACH = 40
 _REQUEST_REACH = 80
@@ -71,19 +77,20 @@ def _asked(
         counterexamples=counterexamples,
     )
     forms = tuple(
-        (re.compile(fold_pattern(source), re.MULTILINE), context)
+        _Form(re.compile(fold_pattern(source), re.MULTILINE), context)
         for source, context in ((at_clause, _LEAD_IN), (anywhere, None), (requested, _REQUEST))
         if source is not None
     )
+    FORMS.extend(forms)
     not_quoted = rule.confirm
     assert not_quoted is not None
     last: list[tuple[str, bool]] = [("", False)]  # the last text read and its answer
 
     def holds_ask(text: str) -> bool:
         return any(
-            (context is None or _follows(context, text, ask.start())) and not_quoted(ask)
-            for form, context in forms
-            for ask in form.finditer(text)
+            (form.context is None or _follows(form.context, text, ask.start())) and not_quoted(ask)
+            for form in forms
+            for ask in form.asks(text)
         )
 
     def confirm(mention: re.Match[str]) -> bool:
@@ -95,6 +102,41 @@ def _asked(
         return answer
 
     return replace(rule, confirm=confirm)
+
+
+class _Form:
+    """One form of an ask. Its pattern is searched only in a text where its RE2 rewriting
+    (``re2_superset``, which matches wherever the pattern can) matches: a Python search of
+    a long entry with these alternatives costs up to 1.7 ms a form, RE2's a few µs."""
+
+    def __init__(self, pattern: re.Pattern[str], context: re.Pattern[str] | None) -> None:
+        self.pattern = pattern
+        self.context = context
+
+    def asks(self, text: str) -> Iterator[re.Match[str]]:
+        """As ``finditer`` would. ``text`` is a skeleton (leetspeak already read)."""
+        maybe = self._maybe
+        if (
+            maybe is not None
+            and maybe.search(spaces_as_ascii(text).encode("utf-8", "replace")) is None
+        ):
+            return iter(())
+        return self.pattern.finditer(text)
+
+    @cached_property
+    def _maybe(self) -> re2._Regexp | None:
+        """Compiled on first use (a cold start reads no secret ask); None when RE2 cannot
+        take it, and then every text is searched."""
+        options = re2.Options()
+        options.max_mem = _FORM_MEMORY
+        options.log_errors = False
+        try:
+            return re2.compile(superset_source(self.pattern.pattern, self.pattern.flags), options)
+        except (UntranslatableError, re2.error):
+            return None
+
+
+FORMS: list[_Form] = []  # every rule's, for the tests
 
 
 def _mention() -> str:
