@@ -116,7 +116,7 @@ class RulePrefilter:
 
 def fingerprint(rule: ThreatRule) -> str:
     """What the rewriting of ``rule`` depends on, in a few characters."""
-    text = f"{rule.view}\x00{rule.flags}\x00{rule.source}"
+    text = f"{rule.view}\x00{rule.flags}\x00{_read_source(rule)}"
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 
@@ -124,7 +124,10 @@ def translated(rule: ThreatRule) -> str | None:
     """The rule's pattern rewritten for the prefilter, or None when it cannot be."""
     try:
         return superset_source(
-            rule.source, rule.flags, leet=rule.view == "skeleton", leet_readings=LEET_READINGS
+            _read_source(rule),
+            rule.flags,
+            leet=rule.view == "skeleton",
+            leet_readings=LEET_READINGS,
         )
     except UntranslatableError:
         return None
@@ -135,3 +138,7 @@ def _source(rule: ThreatRule) -> str | None:
     if stored is not None and stored[0] == fingerprint(rule):
         return stored[1]
     return translated(rule)
+
+
+def _read_source(rule: ThreatRule) -> str:
+    return rule.source if rule.prefilter_source is None else rule.prefilter_source

@@ -102,7 +102,9 @@ def _asked(
             last[0] = (text, answer)
         return answer
 
-    return replace(rule, confirm=confirm)
+    # A finding needs one of the forms somewhere in the text: the prefilter reads them.
+    every_form = "|".join(f"(?:{form.pattern.pattern})" for form in forms)
+    return replace(rule, confirm=confirm, prefilter_source=every_form)
 
 
 class _Form:

@@ -189,6 +189,9 @@ class ThreatRule:
     counterexamples: tuple[str, ...]
     # A second look at each match, for what a pattern cannot judge (is this value a secret?).
     confirm: Callable[[re.Match[str]], bool] | None = None
+    # When ``confirm`` needs more of the text than the match: a pattern (same view and
+    # flags) that matches wherever the rule finds something, read by the prefilter instead.
+    prefilter_source: str | None = None
 
     @cached_property
     def pattern(self) -> re.Pattern[str]:
