@@ -12,7 +12,7 @@ OVERRIDE_VERBS = words(
     "stop following", "no longer follow", "do not follow", "don'?t follow", "never follow",
     "do not obey", "don'?t obey", "stop obeying", "cease following", "skip",
     "pay no heed to", "take no notice of", "do not listen to", "don'?t listen to",
-    "stop listening to", "never ?mind",
+    "stop listening to", "never ?mind", "regardless of", "irrespective of",
 )  # fmt: skip
 EARLIER = words(
     "previous", "previously", "prior", "preceding", "above", "earlier", "foregoing",
