@@ -7,6 +7,7 @@ from agent_memory.domain.threat_rule import words
 WORD = r"(?:\s+[\w'’-]+)"  # one more word
 OVERRIDE_VERBS = words(
     "ignore", "ignoring", "disregard", "disregarding", "forget", "override", "overrule",
+    "ingore", "ignroe", "igonre", "ignor", "disreguard", "disregad", "dsiregard", "forgt",
     "bypass", "abandon", "discard", "dismiss", "neglect", "set aside", "throw out", "erase",
     "nullify", "void", "scrap", "ditch", "put aside", "pay no attention to", "unlearn",
     "stop following", "no longer follow", "do not follow", "don'?t follow", "never follow",
@@ -25,7 +26,8 @@ DIRECTIVES = (
     r"commands|orders|polic(?:y|ies)|restrictions|limitations|programming|training|"
     r"conditioning|safeguards|filters|ethics|principles|system\s+messages?|context|directions|"
     r"(?:security|safety)\s+(?:measures|protocols)|protocols|intructions?|instuctions?|insructions?|"
-    r"instrucions?|instrutions?|promts?)\b"
+    r"instrucions?|instrutions?|instrucitons?|instrctions?|intsructions?|instructons?|"
+    r"isntructions?|insturctions?|instuctoins?|promts?)\b"
 )
 # What a jailbroken persona is said to produce (``rules_roleplay``, ``rules_persona_upkeep``).
 HARMFUL = (
