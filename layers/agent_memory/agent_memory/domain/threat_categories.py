@@ -53,7 +53,8 @@ THREAT_REASONS: Mapping[ThreatCategory, str] = MappingProxyType(
         ),
         ThreatCategory.PERSISTENCE: (
             "it asks to plant something that survives the session (keys, shell start-up "
-            "files, scheduled jobs, agent configuration)"
+            "files, scheduled jobs, agent configuration, or a standing order in memory that "
+            "lifts a safeguard, grants a privilege or sets rules for other users)"
         ),
         ThreatCategory.COMMAND_AND_CONTROL: (
             "it reads as remote-control tasking (check in with a controller, pull commands)"

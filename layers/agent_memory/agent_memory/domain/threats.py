@@ -22,6 +22,7 @@ from agent_memory.domain.rules_carriers import CONCEALMENT, FORGED_TURN, HIDDEN_
 from agent_memory.domain.rules_control import COMMAND_AND_CONTROL
 from agent_memory.domain.rules_deferred import DEFERRED_TOOL_USE
 from agent_memory.domain.rules_instructions import PROMPT_EXTRACTION, PROMPT_INJECTION, ROLE_HIJACK
+from agent_memory.domain.rules_poisoning import POISONING
 from agent_memory.domain.rules_system import EXFILTRATION, PERSISTENCE
 from agent_memory.domain.threat_categories import THREAT_REASONS, ThreatCategory, ThreatFinding
 from agent_memory.domain.threat_rule import ScanViews, ThreatRule
@@ -42,6 +43,11 @@ WITHHELD_PLACEHOLDER = "[entry withheld: it does not pass the current memory saf
 # Steering rules first: an entry that is both an injection and holds a key is reported as
 # the injection, the more useful reason for the model.
 _STEERING: tuple[ThreatRule, ...] = (
+    # First, an even number of rules in pairs of a heavy and a light one: the prefilter
+    # runs rules in RE2 sets of two, in order, and a set's automaton is the product of its
+    # rules' (the poisoning state's set with startup_hook cost 1.1 ms per full-length
+    # entry, with its own light neighbour 0.04 ms).
+    *POISONING,
     *PROMPT_INJECTION,
     *ROLE_HIJACK,
     *PROMPT_EXTRACTION,
