@@ -19,6 +19,7 @@ from agent_memory.domain.encoded import decoded_payloads
 from agent_memory.domain.folding import invisible_character, nfkc
 from agent_memory.domain.rule_prefilter import RulePrefilter
 from agent_memory.domain.rules_carriers import CONCEALMENT, FORGED_TURN, HIDDEN_MARKUP
+from agent_memory.domain.rules_code_insertion import CODE_INSERTION
 from agent_memory.domain.rules_control import COMMAND_AND_CONTROL
 from agent_memory.domain.rules_deferred import DEFERRED_TOOL_USE
 from agent_memory.domain.rules_instructions import PROMPT_EXTRACTION, PROMPT_INJECTION, ROLE_HIJACK
@@ -48,6 +49,7 @@ _STEERING: tuple[ThreatRule, ...] = (
     # rules' (the poisoning state's set with startup_hook cost 1.1 ms per full-length
     # entry, with its own light neighbour 0.04 ms).
     *POISONING,
+    *CODE_INSERTION,
     *PROMPT_INJECTION,
     *ROLE_HIJACK,
     *PROMPT_EXTRACTION,
