@@ -16,7 +16,8 @@ OVERRIDE_VERBS = words(
     "stop listening to", "never ?mind", "regardless of", "irrespective of",
 )  # fmt: skip
 EARLIER = words(
-    "previous", "previously", "prior", "preceding", "above", "earlier", "foregoing",
+    "previous", "previously", "prior", "preceding", "above", "earlier", "foregoing", "allprevious",
+    "allprior",
     "original", "initial", "system", "developer", "your", "all", "any", "every", "existing",
     "safety", "ethical", "moral", "content", "built-in", "internal", "programmed", "given",
     "preset", "hidden", "core", "those", "these",
