@@ -22,6 +22,7 @@ from agent_memory.domain.rules_carriers import CONCEALMENT, FORGED_TURN, HIDDEN_
 from agent_memory.domain.rules_code_insertion import CODE_INSERTION
 from agent_memory.domain.rules_control import COMMAND_AND_CONTROL
 from agent_memory.domain.rules_deferred import DEFERRED_TOOL_USE
+from agent_memory.domain.rules_hijack import HIJACK
 from agent_memory.domain.rules_instructions import PROMPT_EXTRACTION, PROMPT_INJECTION, ROLE_HIJACK
 from agent_memory.domain.rules_poisoning import POISONING
 from agent_memory.domain.rules_system import EXFILTRATION, PERSISTENCE
@@ -50,6 +51,7 @@ _STEERING: tuple[ThreatRule, ...] = (
     # entry, with its own light neighbour 0.04 ms).
     *POISONING,
     *CODE_INSERTION,
+    *HIJACK,
     *PROMPT_INJECTION,
     *ROLE_HIJACK,
     *PROMPT_EXTRACTION,
