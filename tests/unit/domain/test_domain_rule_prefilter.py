@@ -86,6 +86,8 @@ def test_every_rule_is_translated() -> None:
     # THEN no rule falls back to being run on every text
     assert not PREFILTER._always
     assert sum(len(rule_set.rules) for rule_set in PREFILTER._sets) == len(RULES)
+    # AND every set compiles within its budgets (a set that cannot runs all its rules)
+    assert all(rule_set._set is not None for rule_set in PREFILTER._sets)
 
 
 @pytest.mark.parametrize("text", CORPUS_TEXTS + RULE_TEXTS)
@@ -251,6 +253,9 @@ def test_a_set_too_large_for_its_first_budget_gets_the_next(
     # THEN it is compiled with the next budget, and answers
     assert rule_set.matching(b"say word1999 now") == (5,)
     assert rule_set.matching(b"nothing here") == ()
+    # AND a set no budget holds runs its rule on every text rather than failing the scan
+    monkeypatch.setattr(rule_prefilter, "_SET_MEMORY", (1 << 10,))
+    assert _RuleSet("plain", [(5, large)]).matching(b"nothing here") == (5,)
 
 
 def test_the_committed_prefilter_sources_are_current() -> None:

@@ -78,7 +78,7 @@ def _asked(
         counterexamples=counterexamples,
     )
     forms = tuple(
-        _Form(re.compile(fold_pattern(source), re.MULTILINE), context)
+        _Form(fold_pattern(source), context)
         for source, context in ((at_clause, _LEAD_IN), (anywhere, None), (requested, _REQUEST))
         if source is not None
     )
@@ -103,7 +103,7 @@ def _asked(
         return answer
 
     # A finding needs one of the forms somewhere in the text: the prefilter reads them.
-    every_form = "|".join(f"(?:{form.pattern.pattern})" for form in forms)
+    every_form = "|".join(f"(?:{form.source})" for form in forms)
     return replace(rule, confirm=confirm, prefilter_source=every_form)
 
 
@@ -112,9 +112,15 @@ class _Form:
     (``re2_superset``, which matches wherever the pattern can) matches: a Python search of
     a long entry with these alternatives costs up to 1.7 ms a form, RE2's a few µs."""
 
-    def __init__(self, pattern: re.Pattern[str], context: re.Pattern[str] | None) -> None:
-        self.pattern = pattern
+    def __init__(self, source: str, context: re.Pattern[str] | None) -> None:
+        self.source = source  # folded, read with re.MULTILINE as the rule's own pattern
         self.context = context
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        """Compiled on first use, as the rules' patterns are: a form is tens of thousands
+        of characters, and a cold start reads few asks."""
+        return re.compile(self.source, re.MULTILINE)
 
     def asks(self, text: str) -> Iterator[re.Match[str]]:
         """As ``finditer`` would. ``text`` is a skeleton (leetspeak already read)."""
@@ -134,7 +140,7 @@ class _Form:
         options.max_mem = _FORM_MEMORY
         options.log_errors = False
         try:
-            return re2.compile(superset_source(self.pattern.pattern, self.pattern.flags), options)
+            return re2.compile(superset_source(self.source, re.MULTILINE), options)
         except (UntranslatableError, re2.error):
             return None
 
