@@ -24,6 +24,7 @@ from agent_memory.domain.rules_control import COMMAND_AND_CONTROL
 from agent_memory.domain.rules_deferred import DEFERRED_TOOL_USE
 from agent_memory.domain.rules_hijack import HIJACK
 from agent_memory.domain.rules_instructions import PROMPT_EXTRACTION, PROMPT_INJECTION, ROLE_HIJACK
+from agent_memory.domain.rules_output_control import AUTHORITY_AND_REFUSAL, CONTENT_INJECTION
 from agent_memory.domain.rules_poisoning import POISONING
 from agent_memory.domain.rules_system import EXFILTRATION, PERSISTENCE
 from agent_memory.domain.threat_categories import THREAT_REASONS, ThreatCategory, ThreatFinding
@@ -52,6 +53,8 @@ _STEERING: tuple[ThreatRule, ...] = (
     *POISONING,
     *CODE_INSERTION,
     *HIJACK,
+    *AUTHORITY_AND_REFUSAL,
+    *CONTENT_INJECTION,
     *PROMPT_INJECTION,
     *ROLE_HIJACK,
     *PROMPT_EXTRACTION,
