@@ -16,6 +16,7 @@ import re
 from dataclasses import replace
 
 from agent_memory.domain.folding import fold_pattern
+from agent_memory.domain.nearby_matches import NearbyMatches
 from agent_memory.domain.threat_categories import ThreatCategory as C
 from agent_memory.domain.threat_rule import ThreatRule, phrase
 
@@ -72,18 +73,23 @@ def _snippet_end(text: str, line_end: int) -> int:
     return fence_start + _REACH if closing < 0 else closing
 
 
-def _planted(rule: ThreatRule, code: re.Pattern[str]) -> ThreatRule:
+_MODEL_ADDRESSED = NearbyMatches(_FOR_THE_MODEL)
+
+
+def _planted(rule: ThreatRule, code_pattern: re.Pattern[str]) -> ThreatRule:
     """The pattern finds a snippet named, which is rare; whether it is handed to the model
     (on the same line) and what its code does (after it) is looked at only there."""
+
+    code = NearbyMatches(code_pattern)
 
     def confirm(match: re.Match[str]) -> bool:
         text, start, end = match.string, match.start(), match.end()
         line_start = text.rfind("\n", 0, start) + 1
         line_end = text.find("\n", end)
         line_end = len(text) if line_end < 0 else line_end
-        if _FOR_THE_MODEL.search(text, line_start, line_end) is None:
+        if _MODEL_ADDRESSED.first_within(text, line_start, line_end) is None:
             return False
-        return code.search(text, end, _snippet_end(text, line_end)) is not None
+        return code.first_within(text, end, _snippet_end(text, line_end)) is not None
 
     return replace(rule, confirm=confirm)
 

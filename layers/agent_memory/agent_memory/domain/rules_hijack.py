@@ -19,6 +19,7 @@ import re
 from dataclasses import replace
 
 from agent_memory.domain.folding import fold_pattern
+from agent_memory.domain.nearby_matches import NearbyMatches
 from agent_memory.domain.threat_categories import ThreatCategory as C
 from agent_memory.domain.threat_rule import ThreatRule, phrase
 
@@ -72,8 +73,8 @@ _BLOCK_WRAPPER = (
     r"start|first|earlier|originally)\b"
 )
 _BLOCK_REACH = 600
-_LINE_WRAPPER_PATTERN = re.compile(fold_pattern(_LINE_WRAPPER))
-_BLOCK_WRAPPER_PATTERN = re.compile(fold_pattern(_BLOCK_WRAPPER))
+_LINE_WRAPPERS = NearbyMatches(re.compile(fold_pattern(_LINE_WRAPPER)))
+_BLOCK_WRAPPERS = NearbyMatches(re.compile(fold_pattern(_BLOCK_WRAPPER)))
 
 
 def _wrapped(rule: ThreatRule) -> ThreatRule:
@@ -85,10 +86,10 @@ def _wrapped(rule: ThreatRule) -> ThreatRule:
         line_start = text.rfind("\n", 0, start) + 1
         line_end = text.find("\n", end)
         line_end = len(text) if line_end < 0 else line_end
-        if _LINE_WRAPPER_PATTERN.search(text, line_start, line_end) is not None:
+        if _LINE_WRAPPERS.first_within(text, line_start, line_end) is not None:
             return True
         window = (max(0, start - _BLOCK_REACH), min(len(text), end + _BLOCK_REACH))
-        return _BLOCK_WRAPPER_PATTERN.search(text, *window) is not None
+        return _BLOCK_WRAPPERS.first_within(text, *window) is not None
 
     return replace(rule, confirm=confirm)
 

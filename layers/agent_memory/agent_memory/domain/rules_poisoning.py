@@ -19,6 +19,7 @@ import re
 from dataclasses import replace
 
 from agent_memory.domain.folding import fold_pattern
+from agent_memory.domain.nearby_matches import NearbyMatches
 from agent_memory.domain.threat_categories import ThreatCategory as C
 from agent_memory.domain.threat_rule import ThreatRule, phrase
 
@@ -111,7 +112,7 @@ _CARRIER = (
 )
 # How far from the state its carrier may be, on the same line.
 _CARRIER_REACH = 200
-_CARRIER_PATTERN = re.compile(fold_pattern(_CARRIER), re.MULTILINE)
+_CARRIERS = NearbyMatches(re.compile(fold_pattern(_CARRIER), re.MULTILINE))
 
 
 def _carried(rule: ThreatRule) -> ThreatRule:
@@ -126,7 +127,7 @@ def _carried(rule: ThreatRule) -> ThreatRule:
         line_end = len(text) if line_end < 0 else line_end
         window_start = max(line_start, start - _CARRIER_REACH)
         window_end = min(line_end, end + _CARRIER_REACH)
-        carrier = _CARRIER_PATTERN.search(text, window_start, window_end)
+        carrier = _CARRIERS.first_within(text, window_start, window_end)
         # The carrier is what must not be quoted: the state it stores often is.
         return carrier is not None and (not_quoted is None or not_quoted(carrier))
 
