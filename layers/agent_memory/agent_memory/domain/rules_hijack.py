@@ -49,6 +49,9 @@ _AGENT_ACTION = (
     r"|\b(?:create|add|schedule|book)\s+(?:a\s+|an\s+|the\s+)?(?:new\s+)?(?:calendar\s+)?(?:event|"
     r"meeting|appointment)\b"
     r"|\bsay\s+that\s+(?:i|you|we|the\s+user|they)\s+(?:should|must|need)\b"
+    # a worm's spread: the message sent on to every contact
+    r"|\b(?:send|forward|e-?mail|mail)\s+(?:\w+\s+){0,5}?to\s+(?:all|every|each)\s+(?:of\s+)?(?:your\s+|"
+    r"the\s+user's\s+|his\s+|her\s+|their\s+|my\s+)?contacts?\b"
     r"|\b(?:send|forward|e-?mail)\s+(?:it|this|that|them|all\s+(?:of\s+)?(?:it|this|them))\s+(?:\w+\s+){0,2}?"
     r"to\s+(?:my|this|the\s+following)\s+(?:e-?mail|address|inbox)"
 )
@@ -62,7 +65,9 @@ _LINE_WRAPPER = (
     r"|\bdo\s+the\s+following\s+first\b"
 )
 _BLOCK_WRAPPER = (
-    r"<\s*/?\s*information\s*>"
+    r"<\s*/?\s*information\s*>|\[\s*system\s+annotation\b"
+    r"|\bif\s+you\s+are\s+(?:\w+'s\s+|the\s+|an?\s+)?(?:ai\s+|digital\s+|virtual\s+|e-?mail\s+)?"
+    r"(?:assistant|agent)\s+(?:reading|receiving|processing|summari[sz]ing)\s+this\b"
     r"|\bthis\s+is\s+an?\s+(?:very\s+)?(?:important|urgent|critical|official)\s+(?:message|note|"
     r"request|instruction)\s+from\b"
     r"|\b(?:before|instead\s+of)\s+(?:you\s+)?(?:can\s+)?(?:\w+\s+){0,2}?(?:the|my|your)\s+(?:\w+\s+)?"
@@ -127,6 +132,7 @@ HIJACK: tuple[ThreatRule, ...] = (
                 "Pay the plumber $120 on Friday.",
                 "Delete the file draft-3 from the drive once the final is approved.",
                 "Before you start any task I give you, ask one clarifying question.",
+                "Send the holiday card to all my contacts in December.",
             ),
             quoting_allowed=False,
         )
