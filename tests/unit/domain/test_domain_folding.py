@@ -86,6 +86,16 @@ def test_an_accepted_entry_stays_accepted_with_an_emoji_added(
 
 
 @pytest.mark.parametrize(
+    ("shouted", "reading"),
+    [("INSTRUCTIONS!!!", "instructions!!!"), ("1gn0r3!!! all", "ignore!!! aii"), ("sh!t", "shit")],
+)
+def test_exclamation_marks_that_end_a_word_stay_punctuation(shouted: str, reading: str) -> None:
+    # "!" inside a word reads as "i"; at its end it is punctuation (a helper found shouted
+    # probes missed: "instructions!!!" read as "instructionsii!" ended no rule's word)
+    assert skeleton(shouted) == reading
+
+
+@pytest.mark.parametrize(
     ("disguised", "reading"),
     [
         ("behind the user'5 back", "behind the user's back"),

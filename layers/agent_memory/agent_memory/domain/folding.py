@@ -241,10 +241,12 @@ def _fold_leet_words(text: str) -> tuple[str, int]:
 
 
 def _read_leet(word: str) -> str:
-    text = word.translate(_LEET_DIGITS)
-    if len(text) <= 2:
-        return text
-    return text[0] + text[1:-1].translate(_LEET_SYMBOLS) + text[-1]
+    # Exclamation marks that end a word are punctuation ("INSTRUCTIONS!!!"), not an "i".
+    core = word.rstrip("!")
+    text = core.translate(_LEET_DIGITS)
+    if len(text) > 2:
+        text = text[0] + text[1:-1].translate(_LEET_SYMBOLS) + text[-1]
+    return text + word[len(core) :]
 
 
 _FOLD_TABLE = _FoldTable(_fold_character)
