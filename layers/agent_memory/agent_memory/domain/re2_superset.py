@@ -7,7 +7,8 @@ parser ``re`` compiles from) so that the result matches at least wherever the pa
 could: it may match more, never less. What it cannot say exactly it widens:
 
 - assertions (lookarounds; ``\b`` unless it stands next to a character that RE2, whose
-  ``\b`` knows ASCII only, reads as Python does; ``\B``) are dropped, and a repetition
+  ``\b`` knows ASCII only, reads as Python does, which for a ``\b`` beside a group is
+  decided branch by branch; ``\B``) are dropped, and a repetition
   bounded above by more than a few becomes unbounded (counted gaps make RE2's automaton
   large and slow);
 - ``\w`` and ``\d`` take in every non-ASCII character (Python's are Unicode-wide);
