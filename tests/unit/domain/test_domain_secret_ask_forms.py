@@ -51,3 +51,20 @@ def test_a_form_finds_what_a_whole_search_finds_on_joined_texts(
     text = skeleton(joiner.join(parts))
     for form in FORMS:
         assert spans(form.asks(text)) == spans(form.pattern.finditer(text))
+
+
+@settings(max_examples=100)
+@given(
+    st.sampled_from(CORPUS),
+    st.lists(
+        st.sampled_from(["\u00e9", "\u3000", "\ud800", "\u2028", "\u0431", "忽略"]), max_size=6
+    ),
+)
+def test_a_form_finds_what_a_whole_search_finds_before_non_ascii_text(
+    text: str, prefix: list[str]
+) -> None:
+    # GIVEN non-ASCII characters (one and more UTF-8 bytes, spaces RE2 reads as " ", a lone
+    # surrogate) before an ask: RE2's byte offsets are not the text's
+    disguised = skeleton("".join(prefix) + " " + text)
+    for form in FORMS:
+        assert spans(form.asks(disguised)) == spans(form.pattern.finditer(disguised))

@@ -147,12 +147,20 @@ class _Form:
     def asks(self, text: str) -> Iterator[re.Match[str]]:
         """As ``finditer`` would. ``text`` is a skeleton (leetspeak already read)."""
         maybe = self._maybe
-        if (
-            maybe is not None
-            and maybe.search(spaces_as_ascii(text).encode("utf-8", "replace")) is None
-        ):
+        if maybe is None:
+            return self.pattern.finditer(text)
+        # RE2 reads the text as the prefilter does (UTF-8, each space an ASCII one, a lone
+        # surrogate "?": one character for one), and every match of the form is one of
+        # its rewriting's, so none starts before the rewriting's first: the Python search
+        # starts there.
+        encoded = spaces_as_ascii(text).encode("utf-8", "replace")
+        first = maybe.search(encoded)
+        if first is None:
             return iter(())
-        return self.pattern.finditer(text)
+        start = first.start()
+        if not text.isascii():
+            start = len(encoded[:start].decode("utf-8", "replace"))
+        return self.pattern.finditer(text, start)
 
     @cached_property
     def _maybe(self) -> re2._Regexp | None:
