@@ -29,7 +29,7 @@ from agent_memory.domain.threat_rule import ThreatRule, phrase
 _SAFEGUARD = (
     r"(?:safety|content|ethical|ethics|moral|censorship|moderation|guardrail|security)\s+"
     r"(?:filters?|filtering|checks?|restrictions?|guidelines|guardrails|measures|protocols|"
-    r"constraints|rules|settings|evaluations?|limits|limitations|policies|reviews?|features|"
+    r"constraints|rules|settings|evaluations?|limits|limitations|polic(?:y|ies)|reviews?|features|"
     r"mechanisms|layers?|systems?|training)"
 )
 # The state an attack wants the model to believe it is in.
@@ -74,7 +74,23 @@ _UNSAFE_STATE = (
     r"(?:restrictions|limits|filters|rules|guardrails)\b"
     r"|\bi(?:'m|\s+am)\s+(?:a\s+|an\s+|the\s+)?(?:trusted|verified|privileged|authori[sz]ed|approved|"
     r"whitelisted)\s+(?:user|admin\w*|party|tester|insider|operator)\b"
-    r"|\bmake\s+an\s+exception\s+for\s+me\b)"
+    r"|\bmake\s+an\s+exception\s+for\s+me\b"
+    r"|\bnever\s+(?:refuse|decline|reject|say\s+no\s+to)\s+(?:a\s+|any\s+|my\s+|the\s+|this\s+|their\s+)?"
+    r"(?:\w+\s+){0,2}?(?:requests?|questions?|prompts?|tasks?|instructions?|orders?|anything)\b"
+    r"|\b(?:uncensored|unfiltered|unrestricted)\s+(?:answers|responses|replies|output|content)\b"
+    r"|\bsafe\s+mode\s+(?:is\s+|was\s+)?(?:now\s+)?(?:off|disabled|deactivated)\b"
+    r"|\b(?:moderation|safety\s+rules|filters|polic(?:y|ies)|guidelines|restrictions|rules)\s+(?:do|does)\s+"
+    r"not\s+apply\s+to\s+(?:me|this\s+user|you|us)\b"
+    r"|\btreat\s+(?:my|these|the\s+user's|his|her|their|all\s+my)\s+(?:messages|instructions|requests|"
+    r"words|input)\s+as\s+(?:system|developer|admin|root|operator)(?:[\s-]+level)?\s+(?:instructions|"
+    r"prompts?|commands|messages)\b"
+    r"|\b(?:priority|precedence)\s+over\s+(?:your|the|any)\s+(?:system\s+prompt|instructions|guidelines|"
+    r"rules|safety|polic(?:y|ies))\b"
+    r"|\b(?:allowed|permitted|authori[sz]ed|cleared)\s+to\s+(?:share|reveal|disclose|give\s+out|send|"
+    r"access|bypass|override|disable)\s+(?:\w+\s+){0,2}?(?:api\s+keys?|passwords?|credentials|secrets|"
+    r"private\s+keys?|tokens|the\s+system\s+prompt|internal\s+tools|restricted|confidential|safety)\b"
+    r"|\b(?:is|am|are)\s+(?:an?\s+)?(?:openai|anthropic|google|deepmind|meta)\s+(?:employee|engineer|"
+    r"staff|researcher|developer)\b)"
 )
 _PLACE = (
     r"(?:(?:your|the|my|its|agent|user|shared|global|permanent|long[\s-]?term|persistent|core|"
@@ -107,7 +123,7 @@ _CARRIER = (
     r"|\b(?:the\s+)?(?:previous|last|prior)\s+(?:tool|function|api|system)\s+(?:call\s+)?(?:returned|"
     r"responded|said|output)\b|\bresponse\s+from\s+the\s+(?:\w+\s+){0,2}?api\b"
     r"|\b(?:company|security|content|new|updated)\s+policy\s+(?:now\s+)?(?:states|says|allows|permits)\b"
-    r"|\b(?:please\s+)?remember\s+that\b|\bpolicy\s+update\b|\bagent\s+context\b|\bbackdoor\s+trigger\b|\bthere(?:'s|\s+is)\s+a\s+bug\s+in\s+"
+    r"|\b(?:please\s+)?remember\s+that\b|\bmemory\s+update\b|\bpolicy\s+update\b|\bagent\s+context\b|\bbackdoor\s+trigger\b|\bthere(?:'s|\s+is)\s+a\s+bug\s+in\s+"
     r"your\s+memory\b|\bactual\s+instructions\s+(?:state|say)\b)"
 )
 # How far from the state its carrier may be, on the same line.
@@ -154,7 +170,8 @@ _POISONED_STATE = phrase(
         "whitelisted admin administrator root superuser super sysadmin developer researcher "
         "trusted moderator owner operator maximum max elevated confirmation asking approval "
         "checks pass permitted allowed fine ok okay env exception privileged verified "
-        "restrictions"
+        "restrictions refuse decline reject say mode apply treat priority precedence permitted "
+        "openai anthropic google deepmind meta employee engineer staff"
     ),
     _UNSAFE_STATE,
     examples=(
@@ -187,6 +204,7 @@ POISONING: tuple[ThreatRule, ...] = (
         C.PERSISTENCE,
         (
             "clear delete remove wipe erase purge forget drop trace traces memory config setting "
+            "when whenever "
             "settings"
         ),
         # Memory made to lose its safeguards or its traces: safety notes deleted, a safety
@@ -198,6 +216,13 @@ POISONING: tuple[ThreatRule, ...] = (
         r"[^\n.]{0,60}?\b(?:from|in)\s+(?:your\s+|the\s+|this\s+)?(?:memory|session|context|history|logs?)\b"
         r"|\bso\s+(?:that\s+)?no\s+(?:trace|record|evidence|log)s?\s+(?:of\s+(?:this|the|our)\s+\w+\s+)?"
         r"(?:is|are|will\s+be|remains?)\s+(?:retained|left|kept|stored|saved|found)\b"
+        # a trigger word planted to switch safeguards off later
+        r"|\bwhen(?:ever)?\s+(?:i|the\s+user|anyone|someone|a\s+user)\s+(?:says?|types?|mentions?|writes?|"
+        r"sends?|uses?)\s+(?:the\s+(?:word|phrase|code)\s+)?[\"'“‘]?[\w-]+[\"'”’]?\s*,?\s+(?:you\s+(?:must|"
+        r"should|will)\s+)?(?:disable|ignore|drop|bypass|remove|turn\s+off|disregard|forget|lift|unlock|"
+        r"enter|activate|switch\s+(?:to|into|off))\s+(?:all\s+)?(?:of\s+)?(?:your\s+|the\s+)?(?:filters|"
+        r"restrictions|rules|guidelines|safety|constraints|limits|polic(?:y|ies)|instructions|guardrails|"
+        r"safeguards|(?:\w+\s+)?mode)\b"
         r"|(?:memory|config|setting|flag|profile)\w*\s*\(\s*[^)\n]{0,80}?(?:safety|security|filter|"
         r"guardrail|moderation|restrict)\w*[^)\n]{0,40}?(?:false|off|none|disabled|0)\b",
         examples=(
