@@ -55,6 +55,10 @@ _ACTS_ON_MACHINE = (
     r"root|sys)/|~/\.ssh|authorized_keys|\bpyautogui\b|screenshot|\bpbpaste\b|\bclipboard\b|"
     r"\bpynput\b|\bkeylog\w*|\bpsutil\b|\.\s*terminate\s*\(|\breboot\b|\bshutdown\b|\bsystemctl\b|"
     r"\bdd\s+if=|\brm\s+-\w*[rf]|\bnohup\b|\bcrypto-?min\w*|\bxmrig\b|\bminer\b|\bctypes\b|"
+    r"\bscapy\b|\bsniff\s*\(|\bpyshark\b|\bnetifaces\b|\bplatform\s*\.\s*(?:uname|node)\b|\buuid\s*\.\s*"
+    r"getnode\b|\bcpuinfo\b|\bgputil\b|\bwmi\b|videocapture|\bsounddevice\b|\bpyaudio\b|imagegrab|"
+    r"\bmss\b|\bpyperclip\b|browser_cookie3|\bfernet\b|\biptables\b|\bnetsh\b|\bsetsockopt\b|"
+    r"\bitertools\s*\.\s*count\b|\bkeyboard\s*\.\s*(?:on_press|hook|record|read_key)\b|"
     r"\bwinreg\b|\bpickle\s*\.\s*loads?\b|\bpkg_resources\b|\bgeocoder\b|\bgetpass\s*\.\s*getuser\b"
 )
 _REACH = 1500  # the longest fenced snippet read
