@@ -98,9 +98,13 @@ def _planted(rule: ThreatRule, code_pattern: re.Pattern[str]) -> ThreatRule:
     return replace(rule, confirm=confirm)
 
 
+# (the third group: the order to use the snippet, on its line, names one of these)
 _TRIGGERS = (
     "following subsequent below above given attached provided next accompanying this these & "
-    "code snippet excerpt codeblock"
+    "code snippet excerpt codeblock & your integrate integrating incorporate incorporating "
+    "embed embedding blend blending merge merging fuse fusing weave weaving inject injecting "
+    "insert inserting harmonize harmonise harmonizing harmoniously absorb adopt splice sneak "
+    "slip integration incorporation insertion you"
 )
 
 CODE_INSERTION: tuple[ThreatRule, ...] = (

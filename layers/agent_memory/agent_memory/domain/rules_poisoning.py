@@ -59,13 +59,14 @@ _UNSAFE_STATE = (
     r"|\b(?:role|level|access(?:_level)?|trust(?:_level)?|privileges?|permissions?|clearance|"
     r"user_?type)[\"']?\s*(?:to|=|:|is|as)\s*[\"']?(?:admin(?:istrator)?|root|superuser|super_?user|"
     r"maximum|max|elevated|unlimited|unrestricted|god)\b"
-    r"|\b(?:have|has|with|granted|grant|given|give)\s+(?:\w+\s+)?(?:root|admin(?:istrator)?|superuser|"
-    r"elevated|unrestricted|god[\s-]?mode)\s+(?:access|privileges|rights|permissions|level)\b"
+    # (each alternative starts at its rarest word: the pattern is tried where one occurs)
+    r"|\b(?:root|admin(?:istrator)?|superuser|elevated|unrestricted|god[\s-]?mode)\s+(?:access|"
+    r"privileges|rights|permissions|level)\b"
     r"|(?:bypass|safety|security|restrict|filter|guardrail|moderation|censor|sandbox)\w*[\"']?\s*"
     r"(?:=|:)\s*[\"']?(?:true|false|off|none|disabled|0)\b"
     r"|\b(?:run|execute)\s+any\s+(?:\w+\s+)?commands?\s+(?:\w+\s+){0,2}?without\s+(?:\w+\s+)?"
     r"(?:confirmation|asking|approval|checks?)"
-    r"|\b(?:returned|passed|result(?:ed)?\s+(?:in|was)|is|was)\s+[\"']?pass[\"']?\s+for\s+all\b"
+    r"|\bpass[\"']?\s+for\s+all\s+(?:categories|checks|tests|categor\w+)\b"
     r"|\b(?:sharing|share|reveal(?:ing)?|giv(?:e|ing)\s+out|send(?:ing)?)\s+(?:\w+\s+)?(?:ssh\s+keys?|"
     r"private\s+keys?|passwords?|api\s+keys?|credentials|secrets|tokens)\s+(?:\w+\s+){0,3}?is\s+(?:now\s+)?"
     r"(?:permitted|allowed|fine|ok|okay|approved|authori[sz]ed)\b"
@@ -89,7 +90,7 @@ _UNSAFE_STATE = (
     r"|\b(?:allowed|permitted|authori[sz]ed|cleared)\s+to\s+(?:share|reveal|disclose|give\s+out|send|"
     r"access|bypass|override|disable)\s+(?:\w+\s+){0,2}?(?:api\s+keys?|passwords?|credentials|secrets|"
     r"private\s+keys?|tokens|the\s+system\s+prompt|internal\s+tools|restricted|confidential|safety)\b"
-    r"|\b(?:is|am|are)\s+(?:an?\s+)?(?:openai|anthropic|google|deepmind|meta)\s+(?:employee|engineer|"
+    r"|\b(?:openai|anthropic|google|deepmind|meta)\s+(?:employee|engineer|"
     r"staff|researcher|developer)\b)"
 )
 _PLACE = (
