@@ -246,8 +246,10 @@ SECRET_ASKS: tuple[ThreatRule, ...] = (
         r"|\b(?:no\s+longer|don't|do\s+not|needn't|need\s+not|not)\s+(?:need|have)\s+to\s+(?:protect|"
         rf"guard|hide|keep|conceal|withhold)\s+{ANY_SECRET}"
         rf"|{ANY_SECRET}(?:[\s,]+[\w'-]+){{0,5}}?[\s,]+(?:so\s+)?(?:you\s+(?:can|may|must|should)|"
-        r"please|just)\s+(?:tell|give|share|reveal|remind|confirm|say|spell)\s+(?:it\s+to\s+)?"
+        r"please|just)\s+(?:tell|give|share|reveal|remind|confirm|say|spell)(?:\s+(?:it\s+to\s+)?"
         r"(?:me|us|it)(?:\s+(?:it|now|again|what\s+it\s+is)\b|\s*(?:[.!?]|$))"
+        # (or a short word written in digits: "just confirm 17." is "just confirm it.")
+        r"|\s*(?:[.!?]|$)|\s+\d{1,3}\s*(?:[.!?]|$))"
         # in German, French and Spanish
         r"|\b(?:sag|sage|sagen\s+sie|nenne|nennen\s+sie|verrate|verraten\s+sie|gib|geben\s+sie|zeig|"
         r"zeige|schreib|schreibe)\s+(?:mir\s+|uns\s+)?(?:das|dein|ihr)\s+(?:geheime\s+)?"
