@@ -109,6 +109,11 @@ class RulePrefilter:
             for start in range(0, len(members), _RULES_PER_SET)
         )
 
+    def compile(self) -> None:
+        """Compile every set now, rather than when a text first triggers one of its rules."""
+        for rule_set in self._sets:
+            _ = rule_set._set
+
     def candidates(self, views: ScanViews) -> list[ThreatRule]:
         """The rules that may match ``views``, in the order of the rules. A rule whose
         triggers are absent cannot match (``ThreatRule.matches``), so a set none of whose

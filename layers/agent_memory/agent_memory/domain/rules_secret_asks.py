@@ -138,6 +138,10 @@ class _Form:
         self.source = source  # folded, read with re.MULTILINE as the rule's own pattern
         self.context = context
 
+    def compile(self) -> None:
+        """Compile both patterns now, rather than on first use."""
+        _ = (self.pattern, self._maybe)
+
     @cached_property
     def pattern(self) -> re.Pattern[str]:
         """Compiled on first use, as the rules' patterns are: a form is tens of thousands

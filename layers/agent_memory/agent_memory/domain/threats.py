@@ -26,6 +26,7 @@ from agent_memory.domain.rules_hijack import HIJACK
 from agent_memory.domain.rules_instructions import PROMPT_EXTRACTION, PROMPT_INJECTION, ROLE_HIJACK
 from agent_memory.domain.rules_output_control import AUTHORITY_AND_REFUSAL, CONTENT_INJECTION
 from agent_memory.domain.rules_poisoning import POISONING
+from agent_memory.domain.rules_secret_asks import FORMS as SECRET_ASK_FORMS
 from agent_memory.domain.rules_system import EXFILTRATION, PERSISTENCE
 from agent_memory.domain.threat_categories import THREAT_REASONS, ThreatCategory, ThreatFinding
 from agent_memory.domain.threat_rule import ScanViews, ThreatRule
@@ -36,6 +37,7 @@ __all__ = [
     "WITHHELD_PLACEHOLDER",
     "ThreatCategory",
     "ThreatFinding",
+    "compile_rules",
     "scan",
     "scan_document",
     "scan_entry",
@@ -98,6 +100,18 @@ def scan(text: str) -> ThreatFinding | None:
         if inner is not None:
             return ThreatFinding(ThreatCategory.ENCODED_PAYLOAD, inner.code)
     return None
+
+
+def compile_rules() -> None:
+    """Compile now what scans otherwise compile on first use: each rule's pattern and
+    anchors, the prefilter's RE2 sets, the secret asks' forms. For a benchmark that times
+    entries rather than compilation, or a process that would rather pay at init."""
+    for rule in RULES:
+        _ = (rule.pattern, rule.anchors)
+    for prefilter in (_STEERING_PREFILTER, _CREDENTIAL_PREFILTER):
+        prefilter.compile()
+    for form in SECRET_ASK_FORMS:
+        form.compile()
 
 
 def scan_entry(text: str) -> ThreatCategory | None:
