@@ -117,7 +117,7 @@ class RulePrefilter:
     def candidates(self, views: ScanViews) -> list[ThreatRule]:
         """The rules that may match ``views``, in the order of the rules. A rule whose
         triggers are absent cannot match (``ThreatRule.matches``), so a set none of whose
-        rules is triggered is not run: a short entry triggers a few rules of 66."""
+        rules is triggered is not run: a short entry triggers a few of the rules."""
         triggered = self._triggers.triggered(views)
         found = {index for index in self._always if triggered[index]}
         for rule_set in self._sets:

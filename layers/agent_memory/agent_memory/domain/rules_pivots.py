@@ -6,7 +6,7 @@ instructions are void. Part of the ``prompt_injection`` family (``rules_instruct
 from __future__ import annotations
 
 from agent_memory.domain.rule_vocabulary import DIRECTIVES, WORD
-from agent_memory.domain.rules_hijacks import HIJACKS
+from agent_memory.domain.rules_goal_hijacks import HIJACKS
 from agent_memory.domain.threat_categories import ThreatCategory as C
 from agent_memory.domain.threat_rule import ThreatRule, phrase, words
 

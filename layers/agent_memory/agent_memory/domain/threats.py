@@ -22,12 +22,12 @@ from agent_memory.domain.rules_carriers import CONCEALMENT, FORGED_TURN, HIDDEN_
 from agent_memory.domain.rules_code_insertion import CODE_INSERTION
 from agent_memory.domain.rules_control import COMMAND_AND_CONTROL
 from agent_memory.domain.rules_deferred import DEFERRED_TOOL_USE
-from agent_memory.domain.rules_hijack import HIJACK
 from agent_memory.domain.rules_instructions import PROMPT_EXTRACTION, PROMPT_INJECTION, ROLE_HIJACK
 from agent_memory.domain.rules_output_control import AUTHORITY_AND_REFUSAL, CONTENT_INJECTION
 from agent_memory.domain.rules_poisoning import POISONING
 from agent_memory.domain.rules_secret_asks import FORMS as SECRET_ASK_FORMS
 from agent_memory.domain.rules_system import EXFILTRATION, PERSISTENCE
+from agent_memory.domain.rules_task_hijacks import HIJACK
 from agent_memory.domain.threat_categories import THREAT_REASONS, ThreatCategory, ThreatFinding
 from agent_memory.domain.threat_rule import ScanViews, ThreatRule
 
