@@ -1,0 +1,131 @@
+"""Readers for the benign sources: facts about people, commit subjects, documentation lines."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import zipfile
+from collections.abc import Iterable, Iterator
+
+from .common import BENIGN, Item, Snapshot, clip, normalise
+
+csv.field_size_limit(10_000_000)
+
+
+def persona_chat(snapshot: Snapshot) -> Iterator[Item]:
+    """Persona facts ("I love to bake cookies.") and short persona profiles."""
+    for path in ("data/Synthetic-Persona-Chat_valid.csv", "data/Synthetic-Persona-Chat_test.csv"):
+        for row in csv.DictReader(io.StringIO(snapshot.show(path))):
+            facts = [line.strip() for line in row["user 1 personas"].splitlines() if line.strip()]
+            for fact in facts:
+                yield Item(fact, BENIGN, snapshot.source(path))
+            if len(facts) >= 3:  # a profile as one entry, as a memory store often keeps it
+                yield Item(" ".join(facts), BENIGN, snapshot.source(path))
+
+
+def locomo(snapshot: Snapshot) -> Iterator[Item]:
+    """LoCoMo session observations and events: third-person facts about two speakers."""
+    path = "data/locomo10.zip"
+    archive = zipfile.ZipFile(io.BytesIO(snapshot.show_bytes(path)))
+    for name in sorted(archive.namelist()):
+        if not name.endswith(".json"):
+            continue
+        conversation = json.loads(archive.read(name))
+        for key, value in conversation.items():
+            if key.endswith("_observation"):
+                for notes in value.values():
+                    for note in notes:
+                        yield Item(note[0], BENIGN, snapshot.source(f"{path}:{name}"))
+            elif key.startswith("events_session_"):
+                for speaker, events in value.items():
+                    if speaker != "date":
+                        for event in events:
+                            yield Item(event, BENIGN, snapshot.source(f"{path}:{name}"))
+
+
+_SUBJECT_NOISE = re.compile(r"^(Merge |Bump |Revert \"|Update \S+\.md$|WIP|v?\d+\.\d+)")
+
+
+def commit_subjects(snapshot: Snapshot) -> Iterator[Item]:
+    """Commit subject lines, the kind of project note an agent keeps about recent work."""
+    for subject in snapshot.commit_subjects():
+        subject = subject.strip()
+        if 15 <= len(subject) <= 200 and not _SUBJECT_NOISE.match(subject):
+            yield Item(subject, BENIGN, snapshot.source("git log subjects"))
+
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_HTML = re.compile(r"<[^>]+>")
+_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
+_COMMAND = re.compile(
+    r"^\s*\$?\s*((?:pip|npm|pnpm|uv|poetry|make|git|docker|kubectl|aws|"
+    r"curl|python3?|pytest|go|cargo|brew|export|cd)\s[^\n]{3,120})$"
+)
+# Documentation sometimes quotes an attack to explain it; such lines are not benign.
+_QUOTED_ATTACK = re.compile(
+    r"ignore (all |the )?(previous|prior|above)|disregard (all |your |previous)|"
+    r"you are now|do anything now|\bDAN\b|jailbroken|developer mode|system prompt:|"
+    r"reveal (your|the) (system|hidden)|<\|im_start\|>|\[INST\]|pretend (you|to be)",
+    re.IGNORECASE,
+)
+
+
+def _prose_units(markdown: str) -> Iterator[str]:
+    """Bullets and sentences of a Markdown file, with code, tables and headings left out."""
+    in_code = False
+    paragraph: list[str] = []
+
+    def flush() -> Iterator[str]:
+        if paragraph:
+            yield from _SENTENCE_SPLIT.split(" ".join(paragraph))
+            paragraph.clear()
+
+    for raw in markdown.splitlines():
+        if _FENCE.match(raw):
+            in_code = not in_code
+            yield from flush()
+            continue
+        if in_code:
+            command = _COMMAND.match(raw)
+            if command:
+                yield command.group(1).strip()
+            continue
+        line = _HTML.sub("", _LINK.sub(r"\1", raw)).strip()
+        if not line or line.startswith(("#", "|", ">", "---", "{", "import ", "export ")):
+            yield from flush()
+            continue
+        if _BULLET.match(line):
+            yield from flush()
+            yield _BULLET.sub("", line)
+            continue
+        paragraph.append(line)
+    yield from flush()
+
+
+def _usable(unit: str) -> bool:
+    words = normalise(unit).split()
+    letters = sum(ch.isalpha() for ch in unit)
+    return (
+        4 <= len(words) <= 120
+        and letters >= 0.55 * len(unit)
+        and not _QUOTED_ATTACK.search(unit)
+        and not unit.endswith(":")
+    )
+
+
+def markdown_lines(snapshot: Snapshot, paths: Iterable[str]) -> Iterator[Item]:
+    for path in paths:
+        for unit in _prose_units(snapshot.show(path)):
+            unit = re.sub(r"\s+", " ", unit.replace("**", "").replace("__", "")).strip()
+            text = clip(unit)
+            if text and _usable(text):
+                yield Item(text, BENIGN, snapshot.source(path))
+
+
+def paths_matching(snapshot: Snapshot, pattern: str, exclude: str = r"$^") -> list[str]:
+    wanted, unwanted = re.compile(pattern), re.compile(exclude)
+    return [p for p in snapshot.paths() if wanted.search(p) and not unwanted.search(p)]

@@ -1,0 +1,175 @@
+"""Gathers every source, removes duplicates, caps each source's share, writes the files."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import attack_sources as attacks
+from . import benign_sources as benign
+from . import synthetic
+from .common import BENIGN, MAX_CHARS, Item, Snapshot, normalise
+
+NOT_STATED = "licence not stated"
+MEM0_DOCS = r"(AGENTS|CLAUDE|CONTRIBUTING|README)\.md$|^docs/.*\.mdx?$"
+ATTACK_SHARE = 0.30
+BENIGN_SHARE = 0.25
+
+
+@dataclass(frozen=True)
+class Source:
+    """One repository's contribution: how to read it and how many items to take at most."""
+
+    repo: str
+    licence: str
+    read: Callable[[Snapshot], Iterable[Item]]
+    quota: int
+
+
+Reader = Callable[[Snapshot], Iterable[Item]]
+
+
+def _both(first: Reader, second: Reader) -> Reader:
+    return lambda snapshot: [*first(snapshot), *second(snapshot)]
+
+
+def _attack_sources() -> list[Source]:
+    return [
+        Source("HumanCompatibleAI/tensor-trust-data", NOT_STATED, attacks.tensor_trust, 700),
+        Source("sherdencooper/GPTFuzz", "MIT", attacks.gptfuzz, 200),
+        Source(
+            "deadbits/vigil-llm",
+            "Apache-2.0",
+            _both(attacks.vigil_instruction_bypass, attacks.vigil_role_markers),
+            300,
+        ),
+        Source("cyberark/FuzzyAI", "Apache-2.0", attacks.fuzzyai, 250),
+        Source("microsoft/TaskTracker", "MIT", attacks.task_tracker, 700),
+        Source("friuns2/BlackFriday-GPTs-Prompts", "MIT", attacks.blackfriday_jailbreaks, 200),
+        Source(
+            "langgptai/LLM-Jailbreaks",
+            "Apache-2.0",
+            lambda s: attacks.markdown_code_blocks(s, "README.md", "role_hijack"),
+            100,
+        ),
+    ]
+
+
+def _docs(pattern: str, exclude: str = r"$^") -> Callable[[Snapshot], Iterable[Item]]:
+    return lambda s: benign.markdown_lines(s, benign.paths_matching(s, pattern, exclude))
+
+
+def _with_commits(
+    read_docs: Callable[[Snapshot], Iterable[Item]], commits: int
+) -> Callable[[Snapshot], Iterable[Item]]:
+    def read(snapshot: Snapshot) -> Iterator[Item]:
+        yield from _sample(list(benign.commit_subjects(snapshot)), commits, snapshot.name)
+        yield from read_docs(snapshot)
+
+    return read
+
+
+def _benign_sources() -> list[Source]:
+    return [
+        Source(
+            "google-research-datasets/Synthetic-Persona-Chat", "CC-BY-4.0", benign.persona_chat, 950
+        ),
+        Source("snap-research/locomo", NOT_STATED, benign.locomo, 750),
+        Source("mem0ai/mem0", "Apache-2.0", _with_commits(_docs(MEM0_DOCS), 300), 900),
+        Source("letta-ai/letta", "Apache-2.0", _with_commits(_docs(r"\.md$"), 350), 450),
+        Source(
+            "OWASP/CheatSheetSeries",
+            "CC-BY-SA-4.0",
+            _with_commits(_docs(r"^cheatsheets/.*\.md$"), 200),
+            800,
+        ),
+        Source(
+            "OWASP/www-project-top-10-for-large-language-model-applications",
+            "CC-BY-SA-4.0",
+            _docs(r"^2_0_vulns/LLM\d.*\.md$"),
+            350,
+        ),
+        Source("tldrsec/prompt-injection-defenses", NOT_STATED, _docs(r"README\.md$"), 100),
+    ]
+
+
+def _sample(items: list[Item], quota: int, seed_text: str) -> list[Item]:
+    rng = random.Random(seed_text)
+    items = list(items)
+    rng.shuffle(items)
+    return items[:quota]
+
+
+def _collect(
+    mirror: Path, sources: list[Source], extra: Iterable[Item], taken: set[str]
+) -> list[Item]:
+    chosen: list[Item] = []
+    for source in sources:
+        snapshot = Snapshot(mirror, source.repo, source.licence)
+        if not snapshot.exists():
+            print(f"skipped (no snapshot): {source.repo}")
+            continue
+        picked = _sample(_unique(source.read(snapshot), taken), source.quota, source.repo)
+        chosen.extend(picked)
+        taken.update(normalise(item.text) for item in picked)
+    chosen.extend(_unique(extra, taken))
+    return chosen
+
+
+def _unique(items: Iterable[Item], taken: set[str]) -> list[Item]:
+    """Items under the size limit whose normalised text is not taken yet (nor repeated)."""
+    seen: set[str] = set()
+    kept = []
+    for item in items:
+        key = normalise(item.text)
+        if not key or key in taken or key in seen or len(item.text) > MAX_CHARS:
+            continue
+        seen.add(key)
+        kept.append(item)
+    return kept
+
+
+def _source_repo(item: Item) -> str:
+    return item.source.split(" ", 1)[0]
+
+
+def _cap_shares(items: list[Item], share: float) -> list[Item]:
+    """Trims the largest sources until none holds more than the share of the whole."""
+    items = list(items)
+    while True:
+        counts = Counter(_source_repo(item) for item in items)
+        repo, count = counts.most_common(1)[0]
+        allowed = int(share * len(items))
+        if count <= allowed:
+            return items
+        own = [item for item in items if _source_repo(item) == repo]
+        drop = {id(item) for item in random.Random(repo).sample(own, count - allowed)}
+        items = [item for item in items if id(item) not in drop]
+
+
+def _write(path: Path, items: list[Item]) -> None:
+    with path.open("w", encoding="utf-8") as out:
+        for item in items:
+            out.write(json.dumps(item.as_json(), ensure_ascii=False) + "\n")
+
+
+def build(mirror: Path, out: Path, corpus: Path) -> None:
+    taken = {normalise(json.loads(line)["text"]) for line in corpus.open(encoding="utf-8")}
+    attack_items = _cap_shares(
+        _collect(mirror, _attack_sources(), synthetic.attacks(), taken), ATTACK_SHARE
+    )
+    benign_items = _cap_shares(
+        _collect(mirror, _benign_sources(), synthetic.benign(), taken), BENIGN_SHARE
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    _write(out / "attacks.jsonl", attack_items)
+    _write(out / "benign.jsonl", [item for item in benign_items if item.label == BENIGN])
+    for name, items in (("attacks", attack_items), ("benign", benign_items)):
+        print(name, len(items))
+        counts = Counter((_source_repo(item), item.label) for item in items)
+        for (repo, label), count in sorted(counts.items()):
+            print(f"  {count:5d}  {label:20s} {repo}")

@@ -1,0 +1,71 @@
+"""Shared pieces: the item type, text clean-up, git access to bare snapshots."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+MAX_CHARS = 2200
+BENIGN = "benign"
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+_WORDS = re.compile(r"[a-z0-9]+")
+
+
+@dataclass(frozen=True)
+class Item:
+    text: str
+    label: str
+    source: str
+
+    def as_json(self) -> dict[str, str]:
+        return {"text": self.text, "label": self.label, "source": self.source}
+
+
+def normalise(text: str) -> str:
+    """The key two items share when they are the same text up to case and punctuation."""
+    return " ".join(_WORDS.findall(text.lower()))
+
+
+def clip(text: str, limit: int = MAX_CHARS) -> str | None:
+    """The text cut at its last sentence end within the limit, or None if there is none."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    ends = [m.end() for m in _SENTENCE_END.finditer(text, 0, limit)]
+    if not ends or ends[-1] < limit // 3:
+        return None
+    return text[: ends[-1]].strip()
+
+
+class Snapshot:
+    """A fetched repository: a bare git directory read at HEAD."""
+
+    def __init__(self, mirror: Path, owner_repo: str, licence: str) -> None:
+        self.name = owner_repo
+        self.licence = licence
+        self.git_dir = mirror / owner_repo.replace("/", "+") / "repo"
+
+    def source(self, path: str) -> str:
+        return f"{self.name} {path} [{self.licence}]"
+
+    def exists(self) -> bool:
+        return self.git_dir.is_dir()
+
+    def _git(self, *args: str) -> bytes:
+        command = ["git", "--git-dir", str(self.git_dir), *args]
+        return subprocess.run(command, check=True, capture_output=True).stdout  # noqa: S603
+
+    def show(self, path: str) -> str:
+        return self._git("show", f"HEAD:{path}").decode("utf-8", errors="replace")
+
+    def show_bytes(self, path: str) -> bytes:
+        return self._git("show", f"HEAD:{path}")
+
+    def paths(self) -> list[str]:
+        return self._git("ls-tree", "-r", "--name-only", "HEAD").decode().splitlines()
+
+    def commit_subjects(self) -> list[str]:
+        return self._git("log", "--no-merges", "--format=%s").decode(errors="replace").splitlines()
