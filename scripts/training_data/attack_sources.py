@@ -24,8 +24,12 @@ _PLACEHOLDER = re.compile(r"\[INSERT PROMPT HERE\]|\{\{?prompt\}?\}|__PROMPT__",
 _TOKEN_RUN = re.compile(r"((\S{1,12})(\s+))(?:\2\3){6,}(\2)?")
 
 
+_CHAR_RUN = re.compile(r"(.)\1{9,}|(.{2,24}?)\2{4,}", re.DOTALL)
+
+
 def _squash_runs(text: str) -> str:
-    return _TOKEN_RUN.sub(lambda m: (m.group(2) + m.group(3)) * 5, text)
+    text = _TOKEN_RUN.sub(lambda m: (m.group(2) + m.group(3)) * 5, text)
+    return _CHAR_RUN.sub(lambda m: (m.group(1) or m.group(2)) * 5, text)
 
 
 def _mostly_words(text: str) -> bool:

@@ -16,12 +16,16 @@ csv.field_size_limit(10_000_000)
 
 def persona_chat(snapshot: Snapshot) -> Iterator[Item]:
     """Persona facts ("I love to bake cookies.") and short persona profiles."""
+    profiles: set[frozenset[str]] = set()
     for path in ("data/Synthetic-Persona-Chat_valid.csv", "data/Synthetic-Persona-Chat_test.csv"):
         for row in csv.DictReader(io.StringIO(snapshot.show(path))):
             facts = [line.strip() for line in row["user 1 personas"].splitlines() if line.strip()]
             for fact in facts:
                 yield Item(fact, BENIGN, snapshot.source(path))
-            if len(facts) >= 3:  # a profile as one entry, as a memory store often keeps it
+            # A profile as one entry, as a memory store often keeps it; the same persona
+            # recurs across conversations in another order, so keep each set of facts once.
+            if len(facts) >= 3 and frozenset(facts) not in profiles:
+                profiles.add(frozenset(facts))
                 yield Item(" ".join(facts), BENIGN, snapshot.source(path))
 
 
@@ -57,6 +61,10 @@ def commit_subjects(snapshot: Snapshot) -> Iterator[Item]:
 
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
+_FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+# "You are an expert ..." sets a persona: left out of benign, as a memory entry it would
+# read as a role change.
+_ROLE_SETTING = re.compile(r"(you are|you're|act as|your role is)\b", re.IGNORECASE)
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _HTML = re.compile(r"<[^>]+>")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
@@ -75,15 +83,25 @@ _QUOTED_ATTACK = re.compile(
 
 
 def _prose_units(markdown: str) -> Iterator[str]:
-    """Bullets and sentences of a Markdown file, with code, tables and headings left out."""
+    """Bullets and sentences of a Markdown file, with code, tables and headings left out.
+
+    A bullet (with its wrapped continuation lines) is one unit when short; a paragraph is
+    split into sentences."""
     in_code = False
-    paragraph: list[str] = []
+    block: list[str] = []
+    is_bullet = False
 
     def flush() -> Iterator[str]:
-        if paragraph:
-            yield from _SENTENCE_SPLIT.split(" ".join(paragraph))
-            paragraph.clear()
+        text = " ".join(block)
+        block.clear()
+        if not text:
+            return
+        if is_bullet and len(text) <= 400:
+            yield text
+        else:
+            yield from _SENTENCE_SPLIT.split(text)
 
+    markdown = _FRONT_MATTER.sub("", markdown, count=1)
     for raw in markdown.splitlines():
         if _FENCE.match(raw):
             in_code = not in_code
@@ -100,10 +118,16 @@ def _prose_units(markdown: str) -> Iterator[str]:
             continue
         if _BULLET.match(line):
             yield from flush()
-            yield _BULLET.sub("", line)
-            continue
-        paragraph.append(line)
+            is_bullet = True
+            line = _BULLET.sub("", line)
+        elif not block:
+            is_bullet = False
+        block.append(line)
     yield from flush()
+
+
+_CHECKBOX = re.compile(r"^\[[ xX]\]\s*|^\d+(\.\d+)+\s+")
+_CODE_LIKE = re.compile(r"[{};]\s*$|=>|\)\s*\{|^\w+\(|^[a-z_]+\s*=|^\[`")
 
 
 def _usable(unit: str) -> bool:
@@ -112,8 +136,11 @@ def _usable(unit: str) -> bool:
     return (
         4 <= len(words) <= 120
         and letters >= 0.55 * len(unit)
+        and (unit[0].isupper() or unit[0] in "`'\"")
+        and not _CODE_LIKE.search(unit)
         and not _QUOTED_ATTACK.search(unit)
-        and not unit.endswith(":")
+        and not _ROLE_SETTING.match(unit)
+        and not unit.endswith((":", ","))
     )
 
 
@@ -121,6 +148,7 @@ def markdown_lines(snapshot: Snapshot, paths: Iterable[str]) -> Iterator[Item]:
     for path in paths:
         for unit in _prose_units(snapshot.show(path)):
             unit = re.sub(r"\s+", " ", unit.replace("**", "").replace("__", "")).strip()
+            unit = _CHECKBOX.sub("", unit)
             text = clip(unit)
             if text and _usable(text):
                 yield Item(text, BENIGN, snapshot.source(path))
@@ -129,3 +157,15 @@ def markdown_lines(snapshot: Snapshot, paths: Iterable[str]) -> Iterator[Item]:
 def paths_matching(snapshot: Snapshot, pattern: str, exclude: str = r"$^") -> list[str]:
     wanted, unwanted = re.compile(pattern), re.compile(exclude)
     return [p for p in snapshot.paths() if wanted.search(p) and not unwanted.search(p)]
+
+
+_EXAMPLE_MEMORY = re.compile(r'(?:"content"|"memory"|\badd)\s*[:(]\s*"([^"\\]{15,300})"')
+
+
+def example_memories(snapshot: Snapshot) -> Iterator[Item]:
+    """Example memories and user messages quoted in a memory library's docs and tests."""
+    pattern = r'("content"|"memory"|add)[[:space:]]*[:(][[:space:]]*"[^"\\]{15,300}"'
+    for line in snapshot.grep(pattern, "*.py", "*.md", "*.mdx", "*.ts"):
+        match = _EXAMPLE_MEMORY.search(line.split(":", 1)[-1] if line.startswith("HEAD:") else line)
+        if match and _usable(match.group(1)):
+            yield Item(match.group(1), BENIGN, snapshot.source("docs and tests (example memories)"))

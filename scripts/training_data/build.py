@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -11,7 +13,7 @@ from pathlib import Path
 
 from . import attack_sources as attacks
 from . import benign_sources as benign
-from . import synthetic
+from . import synthetic, synthetic_benign
 from .common import BENIGN, MAX_CHARS, Item, Snapshot, normalise
 
 NOT_STATED = "licence not stated"
@@ -79,13 +81,18 @@ def _benign_sources() -> list[Source]:
             "google-research-datasets/Synthetic-Persona-Chat", "CC-BY-4.0", benign.persona_chat, 950
         ),
         Source("snap-research/locomo", NOT_STATED, benign.locomo, 750),
-        Source("mem0ai/mem0", "Apache-2.0", _with_commits(_docs(MEM0_DOCS), 300), 900),
+        Source(
+            "mem0ai/mem0",
+            "Apache-2.0",
+            _both(benign.example_memories, _with_commits(_docs(MEM0_DOCS), 250)),
+            1000,
+        ),
         Source("letta-ai/letta", "Apache-2.0", _with_commits(_docs(r"\.md$"), 350), 450),
         Source(
             "OWASP/CheatSheetSeries",
             "CC-BY-SA-4.0",
-            _with_commits(_docs(r"^cheatsheets/.*\.md$"), 200),
-            800,
+            _with_commits(_docs(r"^cheatsheets/.*\.md$"), 150),
+            750,
         ),
         Source(
             "OWASP/www-project-top-10-for-large-language-model-applications",
@@ -94,6 +101,11 @@ def _benign_sources() -> list[Source]:
             350,
         ),
         Source("tldrsec/prompt-injection-defenses", NOT_STATED, _docs(r"README\.md$"), 100),
+        Source("github/awesome-copilot", "MIT", _docs(r"^instructions/.*\.md$"), 800),
+        Source("airbnb/javascript", "MIT", _docs(r"README\.md$"), 300),
+        Source("thoughtbot/guides", "CC-BY-3.0", _docs(r"\.md$"), 400),
+        Source("rust-lang/api-guidelines", "MIT OR Apache-2.0", _docs(r"^src/.*\.md$"), 200),
+        Source("agentsmd/agents.md", "MIT", _docs(r"\.md$"), 50),
     ]
 
 
@@ -157,15 +169,29 @@ def _write(path: Path, items: list[Item]) -> None:
             out.write(json.dumps(item.as_json(), ensure_ascii=False) + "\n")
 
 
-def build(mirror: Path, out: Path, corpus: Path) -> None:
+def _held_out_filter(items: list[Item], script: Path, work: Path, name: str) -> list[Item]:
+    """The items the team's held-out filter keeps (it reads the held-out sets, we do not)."""
+    raw, kept = work / f"{name}.raw.jsonl", work / f"{name}.kept.jsonl"
+    _write(raw, items)
+    subprocess.run(["python3", str(script), str(raw), str(kept)], check=True)  # noqa: S603, S607
+    texts = {json.loads(line)["text"] for line in kept.open(encoding="utf-8")}
+    dropped = Counter(_source_repo(item) for item in items if item.text not in texts)
+    for repo, count in dropped.most_common():
+        print(f"  {name}: held-out filter dropped {count} from {repo}")
+    return [item for item in items if item.text in texts]
+
+
+def build(mirror: Path, out: Path, corpus: Path, held_out_filter: Path | None) -> None:
     taken = {normalise(json.loads(line)["text"]) for line in corpus.open(encoding="utf-8")}
-    attack_items = _cap_shares(
-        _collect(mirror, _attack_sources(), synthetic.attacks(), taken), ATTACK_SHARE
-    )
-    benign_items = _cap_shares(
-        _collect(mirror, _benign_sources(), synthetic.benign(), taken), BENIGN_SHARE
-    )
+    attack_items = _collect(mirror, _attack_sources(), synthetic.attacks(), taken)
+    benign_items = _collect(mirror, _benign_sources(), synthetic_benign.benign(), taken)
     out.mkdir(parents=True, exist_ok=True)
+    if held_out_filter is not None:
+        with tempfile.TemporaryDirectory() as work:
+            attack_items = _held_out_filter(attack_items, held_out_filter, Path(work), "attacks")
+            benign_items = _held_out_filter(benign_items, held_out_filter, Path(work), "benign")
+    attack_items = _cap_shares(attack_items, ATTACK_SHARE)
+    benign_items = _cap_shares(benign_items, BENIGN_SHARE)
     _write(out / "attacks.jsonl", attack_items)
     _write(out / "benign.jsonl", [item for item in benign_items if item.label == BENIGN])
     for name, items in (("attacks", attack_items), ("benign", benign_items)):

@@ -69,3 +69,11 @@ class Snapshot:
 
     def commit_subjects(self) -> list[str]:
         return self._git("log", "--no-merges", "--format=%s").decode(errors="replace").splitlines()
+
+    def grep(self, pattern: str, *pathspecs: str) -> list[str]:
+        """Lines of HEAD's files that match an extended regular expression."""
+        command = ["git", "--git-dir", str(self.git_dir), "grep", "-h", "-E", "-o", pattern, "HEAD"]
+        result = subprocess.run(  # noqa: S603
+            [*command, "--", *pathspecs], capture_output=True, check=False
+        )
+        return result.stdout.decode("utf-8", errors="replace").splitlines()
