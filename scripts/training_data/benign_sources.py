@@ -101,16 +101,12 @@ def _prose_units(markdown: str) -> Iterator[str]:
         else:
             yield from _SENTENCE_SPLIT.split(text)
 
-    markdown = _FRONT_MATTER.sub("", markdown, count=1)
-    for raw in markdown.splitlines():
+    for raw in _FRONT_MATTER.sub("", markdown, count=1).splitlines():
         if _FENCE.match(raw):
             in_code = not in_code
             yield from flush()
             continue
         if in_code:
-            command = _COMMAND.match(raw)
-            if command:
-                yield command.group(1).strip()
             continue
         line = _HTML.sub("", _LINK.sub(r"\1", raw)).strip()
         if not line or line.startswith(("#", "|", ">", "---", "{", "import ", "export ")):
@@ -126,6 +122,57 @@ def _prose_units(markdown: str) -> Iterator[str]:
     yield from flush()
 
 
+_CODE_BLOCK = re.compile(r"^\s*```[ \t]*([\w+-]*)[^\n]*\n(.*?)^\s*```", re.DOTALL | re.MULTILINE)
+_SNIPPET_LANGUAGES = {
+    "",
+    "python",
+    "py",
+    "js",
+    "javascript",
+    "ts",
+    "typescript",
+    "bash",
+    "sh",
+    "shell",
+    "console",
+    "json",
+    "yaml",
+    "yml",
+    "toml",
+    "rust",
+    "go",
+    "sql",
+    "ini",
+    "dockerfile",
+    "makefile",
+}
+# Code that a memory store should refuse even in a how-to: downloads piped to a shell,
+# reverse shells, destructive deletes, markup that runs script.
+_UNSAFE_CODE = re.compile(
+    r"\|\s*(ba|z)?sh\b|/dev/tcp|nc\s+-e|rm\s+-rf\s+[/~]|<script|onerror=|javascript:|"
+    r"base64\s+-d|eval\(|os\.system|subprocess|chmod\s+777",
+    re.IGNORECASE,
+)
+
+
+def _code_units(markdown: str, snippets: bool) -> Iterator[str]:
+    """One-line shell commands from code blocks and, when asked, whole short blocks."""
+    for language, body in _CODE_BLOCK.findall(markdown):
+        body = body.strip("\n")
+        if not body.strip() or _UNSAFE_CODE.search(body) or _QUOTED_ATTACK.search(body):
+            continue
+        lines = body.splitlines()
+        for line in lines:
+            command = _COMMAND.match(line)
+            if command:
+                yield command.group(1).strip()
+        short = 2 <= len(lines) <= 8 and 30 <= len(body) <= 500
+        if snippets and short and language.lower() in _SNIPPET_LANGUAGES:
+            yield body
+
+
+# A line that is only a quotation is usually an example of what an attacker types.
+_WHOLLY_QUOTED = re.compile(r"^[`'\"“][^`'\"”]*[`'\"”]\.?$")
 _CHECKBOX = re.compile(r"^\[[ xX]\]\s*|^\d+(\.\d+)+\s+")
 _CODE_LIKE = re.compile(r"[{};]\s*$|=>|\)\s*\{|^\w+\(|^[a-z_]+\s*=|^\[`")
 
@@ -141,17 +188,25 @@ def _usable(unit: str) -> bool:
         and not _QUOTED_ATTACK.search(unit)
         and not _ROLE_SETTING.match(unit)
         and not unit.endswith((":", ","))
+        and not _WHOLLY_QUOTED.match(unit)
     )
 
 
-def markdown_lines(snapshot: Snapshot, paths: Iterable[str]) -> Iterator[Item]:
+def markdown_lines(
+    snapshot: Snapshot, paths: Iterable[str], snippets: bool = False
+) -> Iterator[Item]:
+    """Sentences and bullets of Markdown files, their one-line commands, and (when
+    ``snippets``) their short code blocks."""
     for path in paths:
-        for unit in _prose_units(snapshot.show(path)):
+        markdown = snapshot.show(path)
+        for unit in _prose_units(markdown):
             unit = re.sub(r"\s+", " ", unit.replace("**", "").replace("__", "")).strip()
             unit = _CHECKBOX.sub("", unit)
             text = clip(unit)
             if text and _usable(text):
                 yield Item(text, BENIGN, snapshot.source(path))
+        for code in _code_units(markdown, snippets):
+            yield Item(code, BENIGN, snapshot.source(path))
 
 
 def paths_matching(snapshot: Snapshot, pattern: str, exclude: str = r"$^") -> list[str]:

@@ -61,8 +61,8 @@ def _attack_sources() -> list[Source]:
     ]
 
 
-def _docs(pattern: str, exclude: str = r"$^") -> Callable[[Snapshot], Iterable[Item]]:
-    return lambda s: benign.markdown_lines(s, benign.paths_matching(s, pattern, exclude))
+def _docs(pattern: str, snippets: bool = False) -> Reader:
+    return lambda s: benign.markdown_lines(s, benign.paths_matching(s, pattern), snippets)
 
 
 def _with_commits(
@@ -84,7 +84,7 @@ def _benign_sources() -> list[Source]:
         Source(
             "mem0ai/mem0",
             "Apache-2.0",
-            _both(benign.example_memories, _with_commits(_docs(MEM0_DOCS), 250)),
+            _both(benign.example_memories, _with_commits(_docs(MEM0_DOCS, snippets=True), 250)),
             1000,
         ),
         Source("letta-ai/letta", "Apache-2.0", _with_commits(_docs(r"\.md$"), 350), 450),
@@ -101,10 +101,17 @@ def _benign_sources() -> list[Source]:
             350,
         ),
         Source("tldrsec/prompt-injection-defenses", NOT_STATED, _docs(r"README\.md$"), 100),
-        Source("github/awesome-copilot", "MIT", _docs(r"^instructions/.*\.md$"), 800),
-        Source("airbnb/javascript", "MIT", _docs(r"README\.md$"), 300),
+        Source(
+            "github/awesome-copilot", "MIT", _docs(r"^instructions/.*\.md$", snippets=True), 900
+        ),
+        Source("airbnb/javascript", "MIT", _docs(r"README\.md$", snippets=True), 400),
         Source("thoughtbot/guides", "CC-BY-3.0", _docs(r"\.md$"), 400),
-        Source("rust-lang/api-guidelines", "MIT OR Apache-2.0", _docs(r"^src/.*\.md$"), 200),
+        Source(
+            "rust-lang/api-guidelines",
+            "MIT OR Apache-2.0",
+            _docs(r"^src/.*\.md$", snippets=True),
+            250,
+        ),
         Source("agentsmd/agents.md", "MIT", _docs(r"\.md$"), 50),
     ]
 
