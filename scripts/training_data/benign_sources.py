@@ -62,9 +62,6 @@ def commit_subjects(snapshot: Snapshot) -> Iterator[Item]:
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
-# "You are an expert ..." sets a persona: left out of benign, as a memory entry it would
-# read as a role change.
-_ROLE_SETTING = re.compile(r"(you are|you're|act as|your role is)\b", re.IGNORECASE)
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _HTML = re.compile(r"<[^>]+>")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
@@ -77,7 +74,9 @@ _COMMAND = re.compile(
 _QUOTED_ATTACK = re.compile(
     r"ignore (all |the )?(previous|prior|above)|disregard (all |your |previous)|"
     r"you are now|do anything now|\bDAN\b|jailbroken|developer mode|system prompt:|"
-    r"reveal (your|the) (system|hidden)|<\|im_start\|>|\[INST\]|pretend (you|to be)",
+    r"reveal (your|the) (system|hidden)|<\|im_start\|>|\[INST\]|pretend (you|to be)|"
+    r"no (restrictions|filters|limits)|unfiltered|uncensored|never refuses?|jailbr|"
+    r"override (this|your|their) (behaviou?r|training|instructions)|for all (models|llms)",
     re.IGNORECASE,
 )
 
@@ -186,7 +185,6 @@ def _usable(unit: str) -> bool:
         and (unit[0].isupper() or unit[0] in "`'\"")
         and not _CODE_LIKE.search(unit)
         and not _QUOTED_ATTACK.search(unit)
-        and not _ROLE_SETTING.match(unit)
         and not unit.endswith((":", ","))
         and not _WHOLLY_QUOTED.match(unit)
     )

@@ -14,7 +14,7 @@ from pathlib import Path
 from . import attack_sources as attacks
 from . import benign_sources as benign
 from . import synthetic, synthetic_benign
-from .common import BENIGN, MAX_CHARS, Item, Snapshot, normalise
+from .common import BENIGN, MAX_CHARS, Item, NearDuplicates, Snapshot, normalise
 
 NOT_STATED = "licence not stated"
 MEM0_DOCS = r"(AGENTS|CLAUDE|CONTRIBUTING|README)\.md$|^docs/.*\.mdx?$"
@@ -123,8 +123,33 @@ def _sample(items: list[Item], quota: int, seed_text: str) -> list[Item]:
     return items[:quota]
 
 
+class _Exclusions:
+    """What an item may not repeat: the scanner corpus (exactly or nearly) and the items
+    taken so far (exactly, once normalised)."""
+
+    def __init__(self, corpus: list[str]) -> None:
+        self.taken = {normalise(text) for text in corpus}
+        self.near_corpus = NearDuplicates(corpus)
+        self.dropped_near_corpus: Counter[str] = Counter()
+
+    def fresh(self, items: Iterable[Item]) -> list[Item]:
+        """Items under the size limit not excluded, each normalised text once."""
+        seen: set[str] = set()
+        kept = []
+        for item in items:
+            key = normalise(item.text)
+            if not key or key in self.taken or key in seen or len(item.text) > MAX_CHARS:
+                continue
+            if self.near_corpus.matches(item.text):
+                self.dropped_near_corpus[_source_repo(item)] += 1
+                continue
+            seen.add(key)
+            kept.append(item)
+        return kept
+
+
 def _collect(
-    mirror: Path, sources: list[Source], extra: Iterable[Item], taken: set[str]
+    mirror: Path, sources: list[Source], extra: Iterable[Item], exclusions: _Exclusions
 ) -> list[Item]:
     chosen: list[Item] = []
     for source in sources:
@@ -132,24 +157,12 @@ def _collect(
         if not snapshot.exists():
             print(f"skipped (no snapshot): {source.repo}")
             continue
-        picked = _sample(_unique(source.read(snapshot), taken), source.quota, source.repo)
+        picked = _sample(exclusions.fresh(source.read(snapshot)), source.quota, source.repo)
         chosen.extend(picked)
-        taken.update(normalise(item.text) for item in picked)
-    chosen.extend(_unique(extra, taken))
-    return chosen
-
-
-def _unique(items: Iterable[Item], taken: set[str]) -> list[Item]:
-    """Items under the size limit whose normalised text is not taken yet (nor repeated)."""
-    seen: set[str] = set()
-    kept = []
-    for item in items:
-        key = normalise(item.text)
-        if not key or key in taken or key in seen or len(item.text) > MAX_CHARS:
-            continue
-        seen.add(key)
-        kept.append(item)
-    return kept
+        exclusions.taken.update(normalise(item.text) for item in picked)
+    picked = exclusions.fresh(extra)
+    exclusions.taken.update(normalise(item.text) for item in picked)
+    return chosen + picked
 
 
 def _source_repo(item: Item) -> str:
@@ -189,9 +202,12 @@ def _held_out_filter(items: list[Item], script: Path, work: Path, name: str) -> 
 
 
 def build(mirror: Path, out: Path, corpus: Path, held_out_filter: Path | None) -> None:
-    taken = {normalise(json.loads(line)["text"]) for line in corpus.open(encoding="utf-8")}
-    attack_items = _collect(mirror, _attack_sources(), synthetic.attacks(), taken)
-    benign_items = _collect(mirror, _benign_sources(), synthetic_benign.benign(), taken)
+    exclusions = _Exclusions([json.loads(line)["text"] for line in corpus.open(encoding="utf-8")])
+    attack_items = _collect(mirror, _attack_sources(), synthetic.attacks(), exclusions)
+    project_benign = [*synthetic_benign.benign(), *synthetic_benign.hard_negatives()]
+    benign_items = _collect(mirror, _benign_sources(), project_benign, exclusions)
+    for repo, count in exclusions.dropped_near_corpus.most_common():
+        print(f"  near duplicates of the scanner corpus dropped: {count} from {repo}")
     out.mkdir(parents=True, exist_ok=True)
     if held_out_filter is not None:
         with tempfile.TemporaryDirectory() as work:

@@ -77,3 +77,33 @@ class Snapshot:
             [*command, "--", *pathspecs], capture_output=True, check=False
         )
         return result.stdout.decode("utf-8", errors="replace").splitlines()
+
+
+def shingles(text: str, size: int = 5) -> set[str]:
+    words = normalise(text).split()
+    return {" ".join(words[i : i + size]) for i in range(max(1, len(words) - size + 1))}
+
+
+class NearDuplicates:
+    """Texts that are near duplicates of a reference set: 5-word shingles with a Jaccard
+    overlap of 0.6 or more, or one holding 80% of the other's (the held-out filter's test,
+    applied here to the scanner corpus so that training cannot inflate its figures)."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self._sets = [shingles(text) for text in texts]
+        self._index: dict[str, list[int]] = {}
+        for number, grams in enumerate(self._sets):
+            for gram in grams:
+                self._index.setdefault(gram, []).append(number)
+
+    def matches(self, text: str) -> bool:
+        grams = shingles(text)
+        shared: dict[int, int] = {}
+        for gram in grams:
+            for number in self._index.get(gram, ()):
+                shared[number] = shared.get(number, 0) + 1
+        for number, count in shared.items():
+            other = self._sets[number]
+            if count / len(grams | other) >= 0.6 or count / min(len(grams), len(other)) >= 0.8:
+                return True
+        return False
