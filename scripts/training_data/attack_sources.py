@@ -78,6 +78,18 @@ def gptfuzz(snapshot: Snapshot, fills_per_template: int = 2) -> Iterator[Item]:
                     yield Item(text, "role_hijack", snapshot.source(path))
 
 
+# Persuasive and role-play jailbreaks (PAP, PAIR) are written to look harmless; keep those
+# that name a clearly harmful aim, so that no item reads as an ordinary request.
+_SEVERE = re.compile(
+    r"weapon|bomb|explosive|hack|malware|virus|phishing|steal|stolen|drug|poison|kill|murder|"
+    r"shoot|counterfeit|fraud|launder|exploit|ransomware|password|self-harm|suicide|terror|"
+    r"traffick|child|illegal|synthesi|meth\b|heroin|cocaine|firearm|gun\b|assassinat|kidnap|"
+    r"extort|blackmail|scam|identity theft|credit card|break into|crack|bypass|evade|smuggl|"
+    r"forg(e|ed|ery)\b|harass|bully|hate|racis|genocide|violence|abuse|sabotage",
+    re.IGNORECASE,
+)
+
+
 def fuzzyai(snapshot: Snapshot, behaviours: int = 80) -> Iterator[Item]:
     """FuzzyAI resources: persuasive paraphrases of AdvBench requests, and a few of the
     AdvBench requests themselves (both ask the model to drop its safety behaviour)."""
@@ -87,7 +99,7 @@ def fuzzyai(snapshot: Snapshot, behaviours: int = 80) -> Iterator[Item]:
         for line in snapshot.show(base + name).splitlines():
             if line.strip():
                 text = clip(json.loads(line).get("ss_prompt") or "")
-                if text and _mostly_words(text):
+                if text and _mostly_words(text) and _SEVERE.search(text):
                     yield Item(text, "role_hijack", snapshot.source(base + name))
     rows = list(csv.DictReader(io.StringIO(snapshot.show(base + "harmful_behaviors.csv"))))
     for row in rows[:: max(1, len(rows) // behaviours)][:behaviours]:
@@ -186,12 +198,19 @@ def vigil_role_markers(snapshot: Snapshot) -> Iterator[Item]:
 _CODE_BLOCK = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
 
 
-def markdown_code_blocks(snapshot: Snapshot, path: str, label: str) -> Iterator[Item]:
-    """Jailbreak prompts a collection quotes in fenced blocks of its README."""
+_ASKS_FOR_PROMPT = re.compile(
+    r"repeat the (words|text) above|system prompt|(your|the) instructions above", re.IGNORECASE
+)
+
+
+def markdown_code_blocks(snapshot: Snapshot, path: str) -> Iterator[Item]:
+    """Jailbreak prompts a collection quotes in fenced blocks of its README: role hijacks,
+    or prompt extractions when they ask for the text above."""
     fills = itertools.cycle(FILL_REQUESTS)
     for block in _CODE_BLOCK.findall(snapshot.show(path)):
         text = clip(_PLACEHOLDER.sub(next(fills), block))
         if text is not None and _mostly_words(text) and len(text) >= 60:
+            label = "prompt_extraction" if _ASKS_FOR_PROMPT.search(text) else "role_hijack"
             yield Item(text, label, snapshot.source(path))
 
 
@@ -228,7 +247,7 @@ def task_tracker(snapshot: Snapshot) -> Iterator[Item]:
     for name in ("jailbreaks_pair_attack.txt", "llm_adaptive_attacks.txt"):
         for line in _lines(snapshot.show(base + name)):
             text = clip(line)
-            if text and _mostly_words(text):
+            if text and _mostly_words(text) and _SEVERE.search(text):
                 yield Item(text, "role_hijack", snapshot.source(base + name))
 
 
@@ -251,7 +270,8 @@ def blackfriday_jailbreaks(snapshot: Snapshot) -> Iterator[Item]:
     fills = itertools.cycle(FILL_REQUESTS)
     available = set(snapshot.paths())
     for path in sorted(set(_JAILBREAK_LINK.findall(snapshot.show("Jailbreaks.md")))):
-        if path not in available:  # a listed page missing from the snapshot
+        # a listed page missing from the snapshot, or a prompt that guards against jailbreaks
+        if path not in available or "anti-jailbreak" in path:
             continue
         page = snapshot.show(path)
         for block in _PROMPT_BLOCK.findall(page):

@@ -55,7 +55,7 @@ def _attack_sources() -> list[Source]:
         Source(
             "langgptai/LLM-Jailbreaks",
             "Apache-2.0",
-            lambda s: attacks.markdown_code_blocks(s, "README.md", "role_hijack"),
+            lambda s: attacks.markdown_code_blocks(s, "README.md"),
             100,
         ),
     ]
