@@ -20,8 +20,8 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from agent_memory.domain import LIMITS, threats
-from agent_memory.domain.threats import RULES, scan_document
+from agent_memory.domain import LIMITS
+from agent_memory.domain.threats import RULES, scan_document, scanner
 from agent_memory.domain.threats import scan as cached_scan
 
 # The scan itself: the process-wide cache of answers per text would time dictionary lookups.
@@ -203,7 +203,7 @@ def print_speed(corpus: list[dict[str, str]], seconds: float) -> None:
     )
     timed = []
     adversarial = adversarial_entries()
-    threats.compile_rules()  # compiled on first use, once per process: not a cost of the entry
+    scanner.compile_rules()  # compiled on first use, once per process: not a cost of the entry
     for seed, entry in adversarial:
         first = time.process_time()
         scan(entry)  # its first scan: the automata meet it unseen
@@ -225,9 +225,9 @@ def print_slowest_rules(adversarial: list[tuple[str, str]]) -> None:
     """A scan stops at its first finding, so a rule after it is not timed above: each rule
     the prefilter passes, on each adversarial entry, as if no earlier rule had matched."""
     slowest: list[tuple[float, str, str]] = []
-    prefilters = (threats._STEERING_PREFILTER, threats._CREDENTIAL_PREFILTER)
+    prefilters = (scanner._STEERING_PREFILTER, scanner._CREDENTIAL_PREFILTER)
     for seed, entry in adversarial:
-        views = threats._views(entry)
+        views = scanner._views(entry)
         for rule in [rule for prefilter in prefilters for rule in prefilter.candidates(views)]:
             start = time.process_time()
             rule.matches(views)

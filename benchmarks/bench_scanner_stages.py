@@ -18,18 +18,18 @@ from collections.abc import Callable, Sequence
 
 from bench_scanner import full_length_entries, load_corpus
 
-from agent_memory.domain import threats
-from agent_memory.domain.credentials import holds_random_token
-from agent_memory.domain.encoded import decoded_payloads
-from agent_memory.domain.folding import (
+from agent_memory.domain.threats import scanner
+from agent_memory.domain.threats.credentials import holds_random_token
+from agent_memory.domain.threats.encoded import decoded_payloads
+from agent_memory.domain.threats.folding import (
     invisible_character,
     nfkc,
     read_leetspeak,
     skeleton_before_leetspeak,
 )
-from agent_memory.domain.threat_rule import ScanViews
+from agent_memory.domain.threats.threat_rule import ScanViews
 
-PREFILTERS = (threats._STEERING_PREFILTER, threats._CREDENTIAL_PREFILTER)
+PREFILTERS = (scanner._STEERING_PREFILTER, scanner._CREDENTIAL_PREFILTER)
 
 
 def per_entry(work: Callable[[], object], entries: int, repeat: int) -> float:
@@ -62,7 +62,7 @@ def print_stages(repeat: int) -> None:
     folded = [skeleton_before_leetspeak(plain) for plain in plains]
     views = fresh_views(plains)
     candidates = [[rule for p in PREFILTERS for rule in p.candidates(v)] for v in views]
-    scan = threats.scan.__wrapped__
+    scan = scanner.scan.__wrapped__
     unseen_views = fresh_views([nfkc(entry) for entry in unseen[2]])
 
     def rules_passed() -> None:

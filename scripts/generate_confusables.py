@@ -17,7 +17,7 @@ import sys
 import unicodedata
 from pathlib import Path
 
-OUTPUT = Path("layers/agent_memory/agent_memory/domain/confusables_data.py")
+OUTPUT = Path("layers/agent_memory/agent_memory/domain/threats/confusables_data.py")
 _ROW = re.compile(r"^([0-9A-F]{4,6})\s*;\s*([0-9A-F ]+?)\s*;")
 
 

@@ -1,8 +1,10 @@
 """The memory rules: pure functions and values, no I/O, no clock, no randomness.
 
 ``rules.apply_operations`` is the heart: it decides whether a batch of proposed operations
-becomes the next ``Snapshot``. ``prompt`` renders the untrusted memory block, ``tool`` is the
-model-facing ``memory_update`` contract, ``threats`` the safety scan.
+becomes the next ``Snapshot``. ``model`` holds the values, ``history`` the changes between
+snapshots, ``prompt`` renders the untrusted memory block, ``tool`` is the model-facing
+``memory_update`` contract. ``threats/`` is the safety scan, a package of its own: the
+scanner (``threats.scanner``), its machinery, and the rule families (``threats/rules/``).
 """
 
 from __future__ import annotations

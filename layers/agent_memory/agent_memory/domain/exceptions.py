@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from agent_memory.domain.threat_categories import ThreatCategory
+from agent_memory.domain.threats.threat_categories import ThreatCategory
 from agent_memory.exceptions import AgentMemoryError
 
 

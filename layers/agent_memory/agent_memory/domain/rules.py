@@ -20,7 +20,6 @@ from agent_memory.domain.exceptions import (
     MemoryValidationError,
     ThreatDetectedError,
 )
-from agent_memory.domain.folding import fold_pattern, skeleton
 from agent_memory.domain.model import (
     ACTIONS,
     LIMITS,
@@ -33,6 +32,7 @@ from agent_memory.domain.model import (
     normalize_text,
 )
 from agent_memory.domain.threats import THREAT_REASONS, scan, scan_document
+from agent_memory.domain.threats.folding import fold_pattern, skeleton
 
 # The tags that delimit the memory block in the prompt, in any case or spacing; also
 # without the closing bracket, which a model would still read as the tag. Compared on the
