@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
+from agent_memory.domain.threats.classifier import CLASSIFIER_CODE, trained_classifier
 from agent_memory.domain.threats.credentials import CREDENTIAL, holds_random_token
 from agent_memory.domain.threats.encoded import decoded_payloads
 from agent_memory.domain.threats.folding import invisible_character, nfkc
@@ -110,7 +111,8 @@ def scan(text: str) -> ThreatFinding | None:
         inner = _first_match(_views(decoded), _STEERING_PREFILTER)
         if inner is not None:
             return ThreatFinding(ThreatCategory.ENCODED_PAYLOAD, inner.code)
-    return None
+    category = trained_classifier().classify(views.skeleton)
+    return None if category is None else ThreatFinding(category, CLASSIFIER_CODE)
 
 
 def compile_rules() -> None:

@@ -1,0 +1,119 @@
+"""The scanner's second reader: a linear model over the words of an entry's skeleton.
+
+A rule catches the phrasings it was written for, and a paraphrase in other words passes it.
+This model was trained (``scripts/train_threat_classifier.py``) on the labelled corpus,
+the rules' own examples and counterexamples and the public training data in ``training/``:
+logistic regression over an entry's words, word stems and pairs of neighbouring words, read
+from the same folded skeleton as the rules, so look-alike letters and leetspeak do not change
+what it sees. The scanner asks it only when no rule matched. One linear score decides
+(threat when it passes the threshold the training chose by cross-validation); a second,
+multinomial model names the category of what the first refused. The weights are data
+(``classifier_weights``); a test fails when they are older than the data.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from itertools import pairwise
+from typing import NamedTuple
+
+from agent_memory.domain.threats.threat_categories import ThreatCategory
+
+CLASSIFIER_CODE = "classifier"  # the finding code of a threat only the model saw
+# Fewer words than this are too few to judge by: "anything" alone weighs like a jailbreak.
+MIN_WORDS = 3
+
+_WORD = re.compile(r"[a-z0-9]+")
+_STEM_LENGTH = 5  # a longer word's first five letters: "ignoring" and "ignored" share "ignor"
+
+
+class Features(NamedTuple):
+    words: frozenset[str]
+    stems: frozenset[str]
+    pairs: frozenset[str]
+
+    @property
+    def size(self) -> int:
+        return len(self.words) + len(self.stems) + len(self.pairs)
+
+
+def features(skeleton: str) -> Features | None:
+    """What the model reads in a skeleton, or None when it has too few words to judge."""
+    words = _WORD.findall(skeleton)
+    if len(words) < MIN_WORDS:
+        return None
+    return Features(
+        words=frozenset(words),
+        stems=frozenset([word[:_STEM_LENGTH] for word in words if len(word) > _STEM_LENGTH]),
+        pairs=frozenset(map(" ".join, pairwise(words))),
+    )
+
+
+class _Weights(NamedTuple):
+    """One model's weights per kind of feature (a float, or one per class)."""
+
+    words: Mapping[str, float]
+    stems: Mapping[str, float]
+    pairs: Mapping[str, float]
+
+
+@dataclass(frozen=True)
+class ThreatClassifier:
+    threshold: float  # a text is a threat when its decision score is above this
+    decision_bias: float
+    decision: _Weights
+    categories: tuple[ThreatCategory, ...]
+    category_bias: tuple[float, ...]
+    category: tuple[_Weights, ...]  # one set of weights per category
+
+    def score(self, found: Features) -> float:
+        """The decision's log-odds that the text is a threat."""
+        return _linear(self.decision_bias, self.decision, found)
+
+    def classify(self, skeleton: str) -> ThreatCategory | None:
+        """The likeliest threat category, or None when the text reads as benign."""
+        found = features(skeleton)
+        if found is None or self.score(found) <= self.threshold:
+            return None
+        scores = [
+            _linear(bias, weights, found)
+            for bias, weights in zip(self.category_bias, self.category, strict=True)
+        ]
+        return self.categories[scores.index(max(scores))]
+
+    @classmethod
+    def from_json(cls, data: str) -> ThreatClassifier:
+        trained = json.loads(data)
+        decision, category = trained["decision"], trained["category"]
+        return cls(
+            threshold=trained["threshold"],
+            decision_bias=decision["bias"],
+            decision=_Weights(**decision["weights"]),
+            categories=tuple(ThreatCategory(name) for name in category["classes"]),
+            category_bias=tuple(category["bias"]),
+            category=tuple(_Weights(**weights) for weights in category["weights"]),
+        )
+
+
+def _linear(bias: float, weights: _Weights, found: Features) -> float:
+    # Each text's feature vector has unit length, so long and short texts compare; the sums
+    # run in C (map, filter, sum), which is what keeps a 2,200-character entry cheap.
+    total = (
+        sum(filter(None, map(weights.words.get, found.words)))
+        + sum(filter(None, map(weights.stems.get, found.stems)))
+        + sum(filter(None, map(weights.pairs.get, found.pairs)))
+    )
+    return bias + total / math.sqrt(found.size)
+
+
+@cache
+def trained_classifier() -> ThreatClassifier:
+    """The trained model, loaded on first use (a cold start that scans nothing skips it)."""
+    from agent_memory.domain.threats.classifier_weights import WEIGHTS_JSON
+
+    return ThreatClassifier.from_json(WEIGHTS_JSON)
