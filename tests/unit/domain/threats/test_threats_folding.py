@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,11 @@ PHRASE_ATTACKS = [
     and "variant" not in item["source"]
     and scan(item["text"]) is not None  # the property is about attacks the scanner catches
 ]
-BENIGN = [item["text"] for item in CORPUS if item["label"] == "benign"]
+# Benign facts the scanner accepts (the corpus's false positives, a few of the classifier's,
+# are the ceiling test's business): the property is that an emoji does not change that.
+BENIGN = [
+    item["text"] for item in CORPUS if item["label"] == "benign" and scan(item["text"]) is None
+]
 
 # Letters and their look-alikes from other scripts, read from the Unicode data (TR39).
 LOOK_ALIKES = {
@@ -51,7 +56,19 @@ def _disguise(text: str, data: st.DataObject, kind: str) -> str:
     if kind == "zero-width":
         position = data.draw(st.integers(0, len(chars)))
         chars.insert(position, data.draw(st.sampled_from(["\u200b", "\u2060", "\ufeff"])))
-    return "".join(chars)
+    disguised = "".join(chars)
+    if kind == "leet":
+        # A word written in digits only reads as a number ("57473" is a postcode as much as
+        # "state"): leetspeak keeps at least one letter of each word (one-for-one swaps, so
+        # the disguised word is where the original one was).
+        disguised = re.sub(r"[0-9A-Za-z]+", lambda word: _keep_a_letter(word, text), disguised)
+    return disguised
+
+
+def _keep_a_letter(word: re.Match[str], original: str) -> str:
+    if word.group().isdigit() and not original[word.start() : word.end()].isdigit():
+        return original[word.start()] + word.group()[1:]
+    return word.group()
 
 
 @given(text=st.text(max_size=200))

@@ -25,10 +25,15 @@ from typing import NamedTuple
 from agent_memory.domain.threats.threat_categories import ThreatCategory
 
 CLASSIFIER_CODE = "classifier"  # the finding code of a threat only the model saw
-# Fewer words than this are too few to judge by: "anything" alone weighs like a jailbreak.
-MIN_WORDS = 3
+# Fewer words than this are too few to judge by: "anything" alone weighs like a jailbreak,
+# and "the user" followed by one made-up word like the start of "do not tell the user".
+MIN_WORDS = 4
 
 _WORD = re.compile(r"[a-z0-9]+")
+# A quotation (in double quotes, or single quotes that are not apostrophes): in a note such
+# as "the red-team report lists 'ignore all previous instructions' as the top probe" the
+# quoted phrase is the topic, as the rules' quoting exemption reads it.
+_QUOTATION = re.compile(r'"[^"\n]{1,300}"|(?<![a-z0-9])\'[^\'\n]{1,300}\'(?![a-z0-9])')
 _STEM_LENGTH = 5  # a longer word's first five letters: "ignoring" and "ignored" share "ignor"
 
 
@@ -43,8 +48,11 @@ class Features(NamedTuple):
 
 
 def features(skeleton: str) -> Features | None:
-    """What the model reads in a skeleton, or None when it has too few words to judge."""
-    words = _WORD.findall(skeleton)
+    """What the model reads in a skeleton, or None when it has too few words to judge: the
+    words outside quotations when there are enough of them, else all the words."""
+    words = _WORD.findall(_QUOTATION.sub(" ", skeleton))
+    if len(words) < MIN_WORDS:
+        words = _WORD.findall(skeleton)
     if len(words) < MIN_WORDS:
         return None
     return Features(
