@@ -15,8 +15,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from . import benign_sources as benign
+from . import payload_sources as payloads
 from . import request_sources as requests
 from .build import (
+    NOT_STATED,
     Source,
     _cap_shares,
     _collect,
@@ -50,6 +52,21 @@ def _benign_sources() -> list[Source]:
     ]
 
 
+def _attack_sources() -> list[Source]:
+    return [
+        Source("rustyorb/pincer", "MIT", payloads.pincer_payloads, 200),
+        Source("proventra/proventra-core", "MIT", payloads.proventra_attacks, 200),
+        Source("fr4nk3nst1ner/aiml-testing", "MIT", payloads.aiml_testing_blocks, 200),
+        Source("ItsNishi/AI-Agent-Security", NOT_STATED, payloads.agent_security_examples, 200),
+        Source(
+            "CyberAlbSecOP/Awesome_GPT_Super_Prompting",
+            "GPL-3.0",
+            lambda s: payloads.jailbreak_files(s, "Latest Jailbreaks"),
+            200,
+        ),
+    ]
+
+
 def _docs(pattern: str) -> Callable[[Snapshot], Iterable[Item]]:
     return lambda s: benign.markdown_lines(s, benign.paths_matching(s, pattern))
 
@@ -62,17 +79,21 @@ def build_more(mirror: Path, out: Path, corpus: Path, held_out_filter: Path | No
     first = [text for name in FIRST_BATCH if (out / name).exists() for text in _texts(out / name)]
     # the first batch is excluded as the corpus is: exactly and nearly
     exclusions = _Exclusions([*_texts(corpus), *first])
+    attack_items = _collect(mirror, _attack_sources(), [], exclusions)
     benign_items = _collect(mirror, _benign_sources(), [], exclusions)
     for repo, count in exclusions.dropped_near_corpus.most_common():
         print(f"  near duplicates of the corpus or first batch dropped: {count} from {repo}")
     if held_out_filter is not None:
         with tempfile.TemporaryDirectory() as work:
+            attack_items = _held_out_filter(attack_items, held_out_filter, Path(work), "attacks")
             benign_items = _held_out_filter(benign_items, held_out_filter, Path(work), "benign")
-    benign_items = _cap_shares(benign_items, MORE_SHARE)
-    _write(out / "benign_more.jsonl", benign_items)
-    print("benign_more", len(benign_items))
-    for repo, count in sorted(Counter(_source_repo(item) for item in benign_items).items()):
-        print(f"  {count:5d}  {repo}")
+    for name, items in (("attacks_more", attack_items), ("benign_more", benign_items)):
+        items = _cap_shares(items, MORE_SHARE)
+        _write(out / f"{name}.jsonl", items)
+        print(name, len(items))
+        counts = Counter((_source_repo(item), item.label) for item in items)
+        for (repo, label), count in sorted(counts.items()):
+            print(f"  {count:5d}  {label:20s} {repo}")
 
 
 def main() -> None:

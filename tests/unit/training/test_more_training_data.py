@@ -33,7 +33,7 @@ def _repo(item: dict[str, str]) -> str:
 
 def test_the_second_batch_is_there() -> None:
     assert MORE
-    assert all(len(_items(path)) >= 300 for path in MORE)
+    assert all(len(_items(path)) >= 200 for path in MORE)
 
 
 @pytest.mark.parametrize("path", MORE, ids=lambda path: path.name)
