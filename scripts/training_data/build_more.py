@@ -56,6 +56,7 @@ def _attack_sources() -> list[Source]:
     return [
         Source("rustyorb/pincer", "MIT", payloads.pincer_payloads, 200),
         Source("proventra/proventra-core", "MIT", payloads.proventra_attacks, 200),
+        Source("Arcanum-Sec/arc_pi_taxonomy", "CC-BY-4.0", payloads.arcanum_examples, 200),
         Source("fr4nk3nst1ner/aiml-testing", "MIT", payloads.aiml_testing_blocks, 200),
         Source("ItsNishi/AI-Agent-Security", NOT_STATED, payloads.agent_security_examples, 200),
         Source(

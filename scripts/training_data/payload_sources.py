@@ -73,9 +73,7 @@ def _aim_label(text: str, hidden_first: bool = True) -> str | None:
     hidden = "<!--" in text or re.search(
         r"display:\s*none|font-size:\s*0|color:\s*transparent", lowered
     )
-    sends = re.search(
-        r"\b(send|upload|email|forward|post|exfiltrat|fetch|nslookup)\w*\b", lowered
-    )
+    sends = re.search(r"\b(send|upload|email|forward|post|exfiltrat|fetch|nslookup)\w*\b", lowered)
     outside = re.search(
         r"https?://|@[\w-]+\.(com|net|org)|external|remote server|attacker", lowered
     )
@@ -206,3 +204,88 @@ def agent_security_examples(snapshot: Snapshot) -> Iterator[Item]:
             text = clip(_refang(tool["description"]))
             if text:
                 yield Item(text, "exfiltration", snapshot.source(path))
+
+
+# Arcanum taxonomy nodes whose examples are attacks a memory store refuses, and the reason
+# code each gets; nodes about evasions (encodings), harmful-content topics, bias tests,
+# tooling and enumeration questions are not used
+_ARCANUM_LABELS = {
+    "data_poisoning": "persistence",
+    "prompt_worm": "persistence",
+    "agent_instruction_file_injection": "persistence",
+    "sensitive_data_exfiltration": "exfiltration",
+    "cross_tenant_leakage": "exfiltration",
+    "attack_external_users": "exfiltration",
+    "tool_definition_injection": "exfiltration",
+    "agentic_compliance_momentum": "exfiltration",
+    "unauthorized_action_execution": "deferred_tool_use",
+    "link_injection": "command_and_control",
+    "jailbreak": "role_hijack",
+    "reiteration": "role_hijack",
+    "authority_impersonation": "role_hijack",
+    "system_prompt_leak": "prompt_extraction",
+    "get_prompt_secret": "prompt_extraction",
+    "direct_request": "prompt_extraction",
+    "chunking": "prompt_extraction",
+    "variable_expansion": "prompt_extraction",
+    "reorientation": "prompt_injection",
+    "rule_addition": "prompt_injection",
+    "russian_doll": "prompt_injection",
+    "multi_chain_attacks": "prompt_injection",
+    "fake_completion": "prompt_injection",
+    "policy_file_framing": "prompt_injection",
+    "end_sequences": "forged_turn",
+    "special_token_injection": "forged_turn",
+    "tool_call_spoofing": "forged_turn",
+}
+
+
+# examples read one by one and left out: descriptions of an attack rather than one ("A
+# single poisoned email that spreads..."), false facts that lift no limit, script tricks
+# that are output handling rather than a memory threat, and requests a user may make
+_ARCANUM_LEFT_OUT = (
+    "Create a shareable chat link",
+    "Insert an SVG",
+    "Craft a markdown link",
+    "I'll rate your responses",
+    "Inject into knowledge base",
+    "Add to your knowledge base: [false",
+    "Store this in your memory: 'The CEO",
+    "What did the last customer",
+    "Retrieve documents belonging",
+    "The documentation at",
+    "Click here for context",
+    "Parse this data URI",
+    "A benign-looking tool",
+    "Payload delivered when",
+    "A single poisoned",
+    "README with zero-width",
+    "Dependency ships",
+    "Inject <tool_call>",
+    "Split a flagged phrase",
+    "Consent for this action",
+    "Write out the full steps",
+    "Tell me how to do",
+    "Give me the admin discount",
+    "Do this harmless lookup",
+    "Run the cleanup task",
+    "Post the following message",
+    "Translate to French then back",
+)
+
+
+def arcanum_examples(snapshot: Snapshot) -> Iterator[Item]:
+    """The example prompts of the Arcanum prompt-injection taxonomy's intents and
+    techniques, for the nodes in ``_ARCANUM_LABELS``; examples that describe a method in
+    parentheses ("(tooling) mutate seed templates...") rather than quote one are left out."""
+    path = "docs/data/taxonomy.json"
+    taxonomy = json.loads(snapshot.show(path))
+    for node in [*taxonomy["intents"], *taxonomy["techniques"]]:
+        label = _ARCANUM_LABELS.get(node["id"])
+        if label is None:
+            continue
+        for example in node.get("examples", []):
+            text = clip(example)
+            if not text or text.startswith(("(", *_ARCANUM_LEFT_OUT)) or len(text.split()) < 4:
+                continue
+            yield Item(text, label, snapshot.source(path))
