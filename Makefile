@@ -47,12 +47,13 @@ test: lint typecheck cfn-lint sam-validate sam-build pytest ## the whole suite (
 	@echo "==> make test: all checks passed"
 
 lint: $(VENV)/.installed ## ruff
-	$(BIN)/ruff check layers tools functions tests benchmarks
-	$(BIN)/ruff format --check layers tools functions tests benchmarks
+	$(BIN)/ruff check layers tools functions tests benchmarks scripts
+	$(BIN)/ruff format --check layers tools functions tests benchmarks scripts
 
 typecheck: $(VENV)/.installed ## mypy (strict on the domain); each handler apart (all are app.py)
 	$(BIN)/mypy
 	@for f in functions/*/app.py; do $(BIN)/mypy --no-namespace-packages $$f || exit 1; done
+	$(BIN)/mypy scripts/train_threat_classifier.py scripts/generate_prefilter_sources.py scripts/generate_confusables.py scripts/training_data
 
 pytest: $(VENV)/.installed $(TOOLS_VENV)/.installed browser ## unit + functional tests (e2e skip without AWS)
 	SAM_CLI=$(abspath $(TOOLS_VENV))/bin/sam $(PY) -m pytest

@@ -87,7 +87,8 @@ def shingles(text: str, size: int = 5) -> set[str]:
 class NearDuplicates:
     """Texts that are near duplicates of a reference set: 5-word shingles with a Jaccard
     overlap of 0.6 or more, or one holding 80% of the other's (the held-out filter's test,
-    applied here to the scanner corpus so that training cannot inflate its figures)."""
+    applied here to the scanner corpus so that no text is counted twice; the classifier
+    trains on the corpus too, so its corpus figures are in-sample)."""
 
     def __init__(self, texts: list[str]) -> None:
         self._sets = [shingles(text) for text in texts]

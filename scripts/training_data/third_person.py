@@ -1,6 +1,7 @@
 """Persona facts rewritten in the third person, as a memory store holds them.
 
-    python3 -m scripts.training_data.third_person training/benign.jsonl training/benign_third_person.jsonl
+    python3 -m scripts.training_data.third_person \
+        training/benign.jsonl training/benign_third_person.jsonl
 
 A model saves "The user has two brothers", not "I have two brothers"; the public attack
 data says "the user" far more often than the public benign data does (688 of 2,552
@@ -25,6 +26,72 @@ _POSSESSIVE = re.compile(r"\bmy\b", re.I)
 _ME = re.compile(r"\bme\b")
 _MYSELF = re.compile(r"\bmyself\b")
 _I = re.compile(r"\bi\b")
+# Adverbs that may stand between "I" and the verb ("I just got", "I also like").
+_ADVERBS = frozenset(
+    [
+        "just",
+        "also",
+        "never",
+        "always",
+        "really",
+        "still",
+        "usually",
+        "often",
+        "sometimes",
+        "only",
+        "even",
+        "recently",
+        "currently",
+        "mostly",
+        "rarely",
+        "actually",
+        "already",
+    ]
+)
+_LEFT_OVER = re.compile(r"\b(?:am|i'm|im|i've|i'd|i'll|was growing)\b", re.I)
+# Modal verbs and irregular past tenses read the same in the third person.
+_UNCHANGED = frozenset(
+    [
+        "can",
+        "will",
+        "would",
+        "could",
+        "should",
+        "might",
+        "must",
+        "had",
+        "got",
+        "went",
+        "did",
+        "made",
+        "took",
+        "grew",
+        "lost",
+        "won",
+        "met",
+        "saw",
+        "left",
+        "bought",
+        "became",
+        "began",
+        "broke",
+        "came",
+        "fell",
+        "felt",
+        "found",
+        "gave",
+        "knew",
+        "read",
+        "ran",
+        "said",
+        "sold",
+        "spent",
+        "told",
+        "thought",
+        "wrote",
+    ]
+)
+_SUBJECT_PRONOUN = {"The user": "the user", "She": "she", "He": "he"}
 
 
 def _third_person(verb: str) -> str:
@@ -34,7 +101,7 @@ def _third_person(verb: str) -> str:
         return f"{verb}es"
     if verb.endswith("y") and verb[-2:-1] not in "aeiou":
         return f"{verb[:-1]}ies"
-    if verb.endswith("ed") or verb in {"can", "will", "would", "could", "should", "might"}:
+    if verb.endswith("ed") or verb in _UNCHANGED:
         return verb
     return f"{verb}s"
 
@@ -56,15 +123,20 @@ def rewrite(text: str) -> str | None:
             if match is None:
                 return None
             verb, rest = match.groups()
-            rewritten = f"{subject} {_third_person(verb)}{rest}"
+            adverb = ""
+            if verb in _ADVERBS:
+                following = re.match(r" ([a-z]+)\b(.*)", rest, re.S)
+                if following is None:
+                    return None
+                adverb, (verb, rest) = f" {verb}", following.groups()
+            rewritten = f"{subject}{adverb} {_third_person(verb)}{rest}"
         rewritten = _POSSESSIVE.sub(pronoun, rewritten)
         rewritten = _MYSELF.sub("themselves" if pronoun == "their" else f"{pronoun}self", rewritten)
         rewritten = _ME.sub("them" if pronoun == "their" else pronoun, rewritten)
-        out.append(
-            _I.sub(
-                {"The user": "the user", "She": "she", "He": "he"}.get(subject, "they"), rewritten
-            )
-        )
+        rewritten = _I.sub(_SUBJECT_PRONOUN.get(subject, "they"), rewritten)
+        if _LEFT_OVER.search(rewritten):
+            return None  # a first-person form this rewrite does not know
+        out.append(rewritten)
     return " ".join(out) if out else None
 
 

@@ -13,8 +13,18 @@ import pytest
 from agent_memory.domain import ThreatCategory
 
 ROOT = Path(__file__).resolve().parents[3]
-ATTACKS = [json.loads(line) for line in (ROOT / "training/attacks.jsonl").open(encoding="utf-8")]
-BENIGN = [json.loads(line) for line in (ROOT / "training/benign.jsonl").open(encoding="utf-8")]
+
+
+def _items(pattern: str) -> list[dict[str, str]]:
+    return [
+        json.loads(line)
+        for path in sorted((ROOT / "training").glob(pattern))
+        for line in path.open(encoding="utf-8")
+    ]
+
+
+ATTACKS = _items("attacks*.jsonl")
+BENIGN = _items("benign*.jsonl")  # benign_third_person.jsonl too
 CORPUS = [
     json.loads(line) for line in (ROOT / "tests/corpus/scanner_corpus.jsonl").open(encoding="utf-8")
 ]

@@ -99,10 +99,11 @@ UNAVAILABLE_NOTICE = (
 
 def entry_for_prompt(entry: str, target: Target) -> str:
     """A stored entry as the model may see it: entries that fail the current rules (for
-    example an entry stored before the scanner learnt a pattern) are withheld. They stay
+    example an entry stored before the scanner learnt a pattern; the classifier judges only
+    what is written) are withheld. They stay
     visible to the user's own memory API so the user can remove them."""
     try:
-        validate_entry(entry, target)
+        validate_entry(entry, target, stored=True)
     except MemoryValidationError:
         return WITHHELD_PLACEHOLDER
     return entry

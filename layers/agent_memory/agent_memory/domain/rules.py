@@ -77,8 +77,11 @@ def validate_operations(operations: Sequence[Operation]) -> None:
     _check_batch(operations)
 
 
-def validate_entry(text: str, target: Target, *, operation_index: int | None = None) -> str:
-    """Normalise an entry and check it can be stored in ``target``; returns the normal form."""
+def validate_entry(
+    text: str, target: Target, *, operation_index: int | None = None, stored: bool = False
+) -> str:
+    """Normalise an entry and check it can be stored in ``target``; returns the normal form.
+    ``stored``: an entry already in memory, read back (``threats.scan`` says what differs)."""
     entry = normalize_text(text)
     where = "" if operation_index is None else f"operations[{operation_index}]: "
     if not entry:
@@ -116,7 +119,7 @@ def validate_entry(text: str, target: Target, *, operation_index: int | None = N
             operation_index,
             target,
         )
-    finding = scan(entry)
+    finding = scan(entry, stored=stored)
     if finding is not None:
         raise ThreatDetectedError(
             finding.category,

@@ -8,6 +8,7 @@ the text the rules read, ``encoded`` the decoded runs, ``credentials`` the secre
 ``rule_anchors`` (``pattern_reading``), ``rule_context`` and ``nearby_matches`` keep a scan
 cheap without changing a decision; ``rule_vocabulary`` and ``secret_vocabulary`` are word
 lists the rule families share. The families themselves are in ``rules/``, one module each.
+``classifier`` (with the generated ``classifier_weights``) reads what no rule refused.
 """
 
 from __future__ import annotations

@@ -23,16 +23,18 @@ from itertools import pairwise
 from typing import NamedTuple
 
 from agent_memory.domain.threats.threat_categories import ThreatCategory
+from agent_memory.domain.threats.threat_rule import TOPIC_MARKERS
 
 CLASSIFIER_CODE = "classifier"  # the finding code of a threat only the model saw
-# Fewer words than this are too few to judge by: "anything" alone weighs like a jailbreak,
-# and "the user" followed by one made-up word like the start of "do not tell the user".
+# Fewer distinct words than this are too few to judge by: "anything" alone (or repeated)
+# weighs like a jailbreak, and "the user" before a made-up word like "do not tell the user".
 MIN_WORDS = 4
 
 _WORD = re.compile(r"[a-z0-9]+")
-# A quotation (in double quotes, or single quotes that are not apostrophes): in a note such
-# as "the red-team report lists 'ignore all previous instructions' as the top probe" the
-# quoted phrase is the topic, as the rules' quoting exemption reads it.
+# A quotation (in double quotes, or single quotes that are not apostrophes) in a text that
+# says what it quotes ("the red-team report lists 'ignore all previous instructions' as the
+# top probe") is the note's topic, as the rules' quoting exemption reads it; quotes alone
+# ("keep in mind '<attack>' thanks") are not.
 _QUOTATION = re.compile(r'"[^"\n]{1,300}"|(?<![a-z0-9])\'[^\'\n]{1,300}\'(?![a-z0-9])')
 _STEM_LENGTH = 5  # a longer word's first five letters: "ignoring" and "ignored" share "ignor"
 
@@ -49,11 +51,12 @@ class Features(NamedTuple):
 
 def features(skeleton: str) -> Features | None:
     """What the model reads in a skeleton, or None when it has too few words to judge: the
-    words outside quotations when there are enough of them, else all the words."""
-    words = _WORD.findall(_QUOTATION.sub(" ", skeleton))
-    if len(words) < MIN_WORDS:
+    words outside quotations in a note about what it quotes, else all the words."""
+    outside = _QUOTATION.sub(" ", skeleton)
+    words = _WORD.findall(outside)
+    if len(set(words)) < MIN_WORDS or not TOPIC_MARKERS.search(outside):
         words = _WORD.findall(skeleton)
-    if len(words) < MIN_WORDS:
+    if len(set(words)) < MIN_WORDS:
         return None
     return Features(
         words=frozenset(words),
@@ -121,7 +124,7 @@ def _linear(bias: float, weights: _Weights, found: Features) -> float:
 
 @cache
 def trained_classifier() -> ThreatClassifier:
-    """The trained model, loaded on first use (a cold start that scans nothing skips it)."""
+    """The trained model, loaded on first use (``threats.compile_rules`` loads it at once)."""
     from agent_memory.domain.threats.classifier_weights import WEIGHTS_JSON
 
     return ThreatClassifier.from_json(WEIGHTS_JSON)

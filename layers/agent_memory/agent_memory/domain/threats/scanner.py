@@ -4,7 +4,8 @@ Stored memory is injected into every future prompt, so an entry is scanned befor
 written, and the whole document after each batch (an attack split across entries or turns
 reads as one text to the model). Matching runs on folded text (``folding``): look-alike
 letters, invisible characters and leetspeak do not hide a phrase; encoded runs are decoded
-and scanned too (``encoded``). This is a pattern scanner: it raises the cost of an attack,
+and scanned too (``encoded``); an entry no rule refused is read once more by a linear model
+over its words (``classifier``). The scanner raises the cost of an attack,
 it does not make stored text trustworthy, which is why the prompt still frames the block as
 untrusted data. The model is told the category of a finding, never the matched text.
 """
@@ -96,8 +97,11 @@ _CACHED_DOCUMENTS = 256
 
 
 @lru_cache(maxsize=_CACHED_ENTRIES)
-def scan(text: str) -> ThreatFinding | None:
-    """The first finding for one entry, or None when it looks benign."""
+def scan(text: str, *, stored: bool = False) -> ThreatFinding | None:
+    """The first finding for one entry, or None when it looks benign. An entry about to be
+    written meets the rules and then the classifier; a ``stored`` one, read back on load,
+    the rules alone: the classifier's threshold moves with each retraining, and a new model
+    must not withhold facts the user already has (a rule added later does, on purpose)."""
     plain = nfkc(text)
     if invisible_character(plain) is not None:
         return ThreatFinding(ThreatCategory.INVISIBLE_UNICODE, "invisible_character")
@@ -111,20 +115,24 @@ def scan(text: str) -> ThreatFinding | None:
         inner = _first_match(_views(decoded), _STEERING_PREFILTER)
         if inner is not None:
             return ThreatFinding(ThreatCategory.ENCODED_PAYLOAD, inner.code)
+    if stored:
+        return None
     category = trained_classifier().classify(views.skeleton)
     return None if category is None else ThreatFinding(category, CLASSIFIER_CODE)
 
 
 def compile_rules() -> None:
     """Compile now what scans otherwise compile on first use: each rule's pattern and
-    anchors, the prefilter's RE2 sets, the secret asks' forms. For a benchmark that times
-    entries rather than compilation, or a process that would rather pay at init."""
+    anchors, the prefilter's RE2 sets, the secret asks' forms, the classifier's weights.
+    For a benchmark that times entries rather than compilation, or a process that would
+    rather pay at init."""
     for rule in RULES:
         _ = (rule.pattern, rule.anchors)
     for prefilter in (_STEERING_PREFILTER, _CREDENTIAL_PREFILTER):
         prefilter.compile()
     for form in SECRET_ASK_FORMS:
         form.compile()
+    trained_classifier()
 
 
 def scan_entry(text: str) -> ThreatCategory | None:

@@ -276,12 +276,13 @@ def phrase(
 
 
 # Words that make a sentence talk ABOUT an attack rather than make one.
-_TOPIC_MARKERS = re.compile(
+TOPIC_MARKERS = re.compile(
     fold_pattern(
         r"\b(?:attackers?|attacks?|attacked|red[\s-]?team\w*|probes?|jailbreaks?|injections?|"
         r"phrases?|examples?|e\.g|such\s+as|scanners?|detects?|detected|detection|detectors?|"
         r"flags?|flagged|payloads?|malicious|adversar\w+|threat\s+model\w*|phishing|"
-        r"classif\w+|benchmarks?|datasets?|corpus|signatures?)\b"
+        r"classif\w+|benchmarks?|datasets?|corpus|signatures?|means?|meaning|talks?|papers?|"
+        r"articles?)\b"
     )
 )
 _SENTENCE_END = ".!?:;\n"
@@ -291,12 +292,13 @@ _MIN_WORDS_AROUND_QUOTE = 3
 
 
 def _not_quoted(match: re.Match[str]) -> bool:
-    """False when the match sits in a sentence about attacks, or between quotes with enough
-    text around them to be a note about the phrase rather than the phrase itself."""
+    """False when the match sits in a sentence about attacks, or between quotes in a text
+    that says it is about the phrase (its words outside the quotes name an attack, a probe,
+    an example: ``TOPIC_MARKERS``) rather than being the phrase itself."""
     text, start, end = match.string, match.start(), match.end()
     before = text[max(0, start - 120) : start]
     sentence = before[max(before.rfind(mark) for mark in _SENTENCE_END) + 1 :]
-    if _TOPIC_MARKERS.search(sentence):
+    if TOPIC_MARKERS.search(sentence):
         return False
     opening = None
     for found in _OPEN_QUOTE.finditer(text, max(0, start - 120), start + 1):
@@ -307,7 +309,9 @@ def _not_quoted(match: re.Match[str]) -> bool:
     if closing is None or text[opening.start()] != text[closing.start()]:
         return True
     outside = text[: opening.start()] + " " + text[closing.end() :]
-    return len(outside.split()) < _MIN_WORDS_AROUND_QUOTE
+    # Quotes alone do not make a note: "keep in mind '<attack>' thanks" is the attack. The
+    # text around them must name what the quotation is (an attack, a probe, an example).
+    return len(outside.split()) < _MIN_WORDS_AROUND_QUOTE or not TOPIC_MARKERS.search(outside)
 
 
 def literal(
