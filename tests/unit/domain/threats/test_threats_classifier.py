@@ -4,15 +4,12 @@ training data, which a test checks)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from script_loading import load_script
 
 from agent_memory.domain import ThreatCategory, scan
 from agent_memory.domain.threats.classifier import (
@@ -23,8 +20,6 @@ from agent_memory.domain.threats.classifier import (
     trained_classifier,
 )
 from agent_memory.domain.threats.folding import skeleton
-
-ROOT = Path(__file__).resolve().parents[4]
 
 # Handwritten for this test: attacks in words the rules do not know, and ordinary facts.
 PARAPHRASED_ATTACKS = [
@@ -47,18 +42,6 @@ ORDINARY_FACTS = [
 ]
 
 
-def _training_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "train_threat_classifier", ROOT / "scripts/train_threat_classifier.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
 def _model(decision: dict[str, float], categories: dict[str, dict[str, float]]) -> ThreatClassifier:
     empty: dict[str, dict[str, float]] = {"stems": {}, "pairs": {}}
     return ThreatClassifier.from_json(
@@ -78,7 +61,7 @@ def _model(decision: dict[str, float], categories: dict[str, dict[str, float]]) 
 
 def test_the_committed_weights_were_trained_on_todays_data() -> None:
     # GIVEN the training script and today's corpus, training data and rule examples
-    script = _training_script()
+    script = load_script("train_threat_classifier")
     # THEN the weights the layer ships were trained on exactly them
     from agent_memory.domain.threats.classifier_weights import TRAINING_DATA_SHA256
 
@@ -88,7 +71,7 @@ def test_the_committed_weights_were_trained_on_todays_data() -> None:
 
 
 def test_this_files_texts_are_not_training_data() -> None:
-    trained_on = {text for text, *_ in _training_script().labelled_texts()}
+    trained_on = {text for text, *_ in load_script("train_threat_classifier").labelled_texts()}
     assert not trained_on & {*PARAPHRASED_ATTACKS, *ORDINARY_FACTS}
 
 
@@ -178,7 +161,7 @@ def test_a_quotation_that_is_nearly_all_the_text_is_read() -> None:
 
 def test_the_trainer_and_the_scanner_score_a_text_alike() -> None:
     # GIVEN the committed model and the trainer's own reading of its weights
-    script = _training_script()
+    script = load_script("train_threat_classifier")
     model = trained_classifier()
     texts = [*PARAPHRASED_ATTACKS, *ORDINARY_FACTS]
     found = [features(skeleton(text)) for text in texts]

@@ -4,7 +4,6 @@ accepted with an emoji added."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from script_loading import load_script
 
 from agent_memory.domain import ThreatCategory, scan, scan_entry
 from agent_memory.domain.threats.confusables_data import ASCII_READING
@@ -149,13 +149,7 @@ def test_invisible_characters_between_ascii_letters_are_refused(char: str) -> No
 
 def test_the_look_alike_table_is_generated_from_the_unicode_data() -> None:
     # GIVEN the generator script, run against the pinned package's confusables.txt
-    spec = importlib.util.spec_from_file_location(
-        "generate_confusables", ROOT / "scripts/generate_confusables.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    generator = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(generator)
+    generator = load_script("generate_confusables")
 
     # WHEN the table is regenerated / THEN the committed module is exactly its output
     committed = (

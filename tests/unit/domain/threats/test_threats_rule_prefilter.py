@@ -5,7 +5,6 @@ the rules meet (leetspeak, look-alikes, non-ASCII letters and spaces, case foldi
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import json
 import re
 import unicodedata
@@ -16,6 +15,7 @@ import pytest
 import re2
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from script_loading import load_script
 
 from agent_memory.domain.threats import RULES, rule_prefilter
 from agent_memory.domain.threats.folding import LEET_READINGS, skeleton_before_leetspeak
@@ -259,13 +259,7 @@ def test_a_set_too_large_for_its_first_budget_gets_the_next(
 
 def test_the_committed_prefilter_sources_are_current() -> None:
     # GIVEN the generator script, run against today's rules and rewriting
-    spec = importlib.util.spec_from_file_location(
-        "generate_prefilter_sources", ROOT / "scripts/generate_prefilter_sources.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    generator = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(generator)
+    generator = load_script("generate_prefilter_sources")
     # THEN the module the layer ships is what it writes (else: run the script)
     committed = (
         ROOT / "layers/agent_memory/agent_memory/domain/threats/prefilter_sources.py"

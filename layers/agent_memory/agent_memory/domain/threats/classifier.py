@@ -52,10 +52,12 @@ class Features(NamedTuple):
 def features(skeleton: str) -> Features | None:
     """What the model reads in a skeleton, or None when it has too few words to judge: the
     words outside quotations in a note about what it quotes, else all the words."""
-    outside = _QUOTATION.sub(" ", skeleton)
-    words = _WORD.findall(outside)
-    if len(set(words)) < MIN_WORDS or not TOPIC_MARKERS.search(outside):
-        words = _WORD.findall(skeleton)
+    words = _WORD.findall(skeleton)
+    outside, quotations = _QUOTATION.subn(" ", skeleton)
+    if quotations and TOPIC_MARKERS.search(outside):
+        words_outside = _WORD.findall(outside)
+        if len(set(words_outside)) >= MIN_WORDS:
+            words = words_outside
     if len(set(words)) < MIN_WORDS:
         return None
     return Features(
