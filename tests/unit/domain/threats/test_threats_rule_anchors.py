@@ -83,6 +83,17 @@ def test_anchors_are_where_matches_start() -> None:
     assert {anchor.word for anchor in anchors.anchors} == {b"ignore", b"don", b"dont", None}
 
 
+def test_compiling_the_anchors_compiles_every_search_they_make() -> None:
+    # GIVEN anchors, none of whose searches has run yet
+    anchors = anchors_of(re.compile(r"\b(?:ignore|don'?t\s+obey)\s+x|<!--\s*y"))
+    assert anchors is not None
+    assert not any("finder" in vars(anchor) for anchor in anchors.anchors)
+    # WHEN they are compiled ahead (threats.compile_rules does so for every rule)
+    anchors.compile()
+    # THEN a scan meets no compilation: each search is compiled already
+    assert all("finder" in vars(anchor) for anchor in anchors.anchors)
+
+
 def test_a_pattern_that_can_start_anywhere_has_no_anchors() -> None:
     assert anchors_of(re.compile(r"\w+@\w+")) is None
     assert anchors_of(re.compile(r"(?:ab)?c|x*y")) is None

@@ -154,6 +154,11 @@ class RuleAnchors:
             )
         )
 
+    def compile(self) -> None:
+        """Compile every anchor's search now rather than on first use."""
+        for anchor in self.anchors:
+            _ = anchor.finder
+
     def candidates(self, text: str, words: frozenset[bytes] | None, cache: Positions) -> list[int]:
         """The positions of ``text`` where a match can start, in order. ``words``: the
         text's ASCII letter runs, when known; ``cache`` keeps the positions found for the

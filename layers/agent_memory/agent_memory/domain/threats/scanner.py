@@ -123,11 +123,12 @@ def scan(text: str, *, stored: bool = False) -> ThreatFinding | None:
 
 def compile_rules() -> None:
     """Compile now what scans otherwise compile on first use: each rule's pattern and
-    anchors, the prefilter's RE2 sets, the secret asks' forms, the classifier's weights.
-    For a benchmark that times entries rather than compilation, or a process that would
-    rather pay at init."""
+    anchors and their searches, the prefilter's RE2 sets, the secret asks' forms, the
+    classifier's weights. For a benchmark that times entries rather than compilation, or a
+    process that would rather pay at init."""
     for rule in RULES:
-        _ = (rule.pattern, rule.anchors)
+        if rule.anchors is not None:
+            rule.anchors.compile()
     for prefilter in (_STEERING_PREFILTER, _CREDENTIAL_PREFILTER):
         prefilter.compile()
     for form in SECRET_ASK_FORMS:
