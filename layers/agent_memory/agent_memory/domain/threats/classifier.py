@@ -30,7 +30,16 @@ CLASSIFIER_CODE = "classifier"  # the finding code of a threat only the model sa
 # weighs like a jailbreak, and "the user" before a made-up word like "do not tell the user".
 MIN_WORDS = 4
 
-_WORD = re.compile(r"[a-z0-9]+")
+# Letters and digits of any script: Cyrillic, Greek, Arabic or Devanagari words are words
+# too (the skeleton folds only the letters that look Latin, so a Russian word reads as a
+# mixed but stable token).
+_WORD = re.compile(r"[^\W_]+")
+_ASCII_WORD = re.compile(
+    r"[a-z0-9]+"
+)  # the same on ASCII text (the skeleton is lower case), faster
+# Scripts written without spaces between words (Chinese, Japanese kana, Thai): a run of them
+# is read as its overlapping pairs of characters, the usual unit for such text.
+_UNSPACED = re.compile("[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}")
 # A quotation (in double quotes, or single quotes that are not apostrophes) in a text that
 # says what it quotes ("the red-team report lists 'ignore all previous instructions' as the
 # top probe") is the note's topic, as the rules' quoting exemption reads it; quotes alone
@@ -52,10 +61,10 @@ class Features(NamedTuple):
 def features(skeleton: str) -> Features | None:
     """What the model reads in a skeleton, or None when it has too few words to judge: the
     words outside quotations in a note about what it quotes, else all the words."""
-    words = _WORD.findall(skeleton)
+    words = _words(skeleton)
     outside, quotations = _QUOTATION.subn(" ", skeleton)
     if quotations and TOPIC_MARKERS.search(outside):
-        words_outside = _WORD.findall(outside)
+        words_outside = _words(outside)
         if len(set(words_outside)) >= MIN_WORDS:
             words = words_outside
     if len(set(words)) < MIN_WORDS:
@@ -65,6 +74,29 @@ def features(skeleton: str) -> Features | None:
         stems=frozenset([word[:_STEM_LENGTH] for word in words if len(word) > _STEM_LENGTH]),
         pairs=frozenset(map(" ".join, pairwise(words))),
     )
+
+
+def _words(text: str) -> list[str]:
+    if text.isascii():
+        return _ASCII_WORD.findall(text)
+    return [piece for word in _WORD.findall(text) for piece in _pieces(word)]
+
+
+def _pieces(word: str) -> list[str]:
+    """A word, or for a run of unspaced script within it, that run's pairs of characters."""
+    if _UNSPACED.search(word) is None:
+        return [word]
+    pieces: list[str] = []
+    start = 0
+    for run in _UNSPACED.finditer(word):
+        if run.start() > start:
+            pieces.append(word[start : run.start()])
+        text = run.group()
+        pieces += [text[index : index + 2] for index in range(len(text) - 1)]
+        start = run.end()
+    if start < len(word):
+        pieces.append(word[start:])
+    return pieces
 
 
 class _Weights(NamedTuple):
