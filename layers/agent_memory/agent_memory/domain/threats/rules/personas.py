@@ -22,6 +22,12 @@ _MODE = (
     r"(?:dan|developer|dev|god|jailbreak|jailbroken|unrestricted|unfiltered|uncensored|opposite|"
     r"evil|chaos|sudo|admin|root|no[\s-]restrictions?|unlimited|freedom|dude|stan|anarchy)\s+mode"
 )
+# A mode of a device or tool, not of the model: "developer mode on the Android phone".
+_NOT_A_DEVICE = (
+    r"(?![^.\n]{0,40}\b(?:phones?|android|ios|iphone|ipad|devices?|chrome|chromium|browsers?|"
+    r"firefox|edge|windows|macos|laptops?|tablets?|pixel|samsung|xbox|playstation|consoles?|"
+    r"routers?|bios|uefi|extensions?|usb|adb|sideload\w*|settings)\b)"
+)
 _LIMITS = (
     r"(?:filters?|restrictions?|limitations?|guidelines|censorship|rules|constraints|"
     r"guardrails|boundaries|limits|refusals?|warnings|disclaimers|ethics|morals|"
@@ -118,8 +124,8 @@ ROLE_HIJACK: tuple[ThreatRule, ...] = (
         C.ROLE_HIJACK,
         "mode anything dan stan dude aim confidant maximum betterdan antidan frm",
         rf"\b(?:enable|enter|activate|switch\s+(?:to|into)|turn\s+on|unlock|engage|go\s+into|"
-        rf"stay\s+in|remain\s+in|now\s+in|are\s+in|you're\s+in)\s+(?:the\s+)?{_MODE}\b"
-        rf"|\b{_MODE}\s+(?:is\s+)?(?:enabled|activated|on|output|response|unlocked)\b"
+        rf"stay\s+in|remain\s+in|now\s+in|are\s+in|you're\s+in)\s+(?:the\s+)?{_MODE}\b{_NOT_A_DEVICE}"
+        rf"|\b{_MODE}\s+(?:is\s+)?(?:enabled|activated|on|output|response|unlocked)\b{_NOT_A_DEVICE}"
         r"|\bdo\s+anything\s+now\b"
         r"|\b(?:you\s+are|you're|u\s+r|act\s+as|become|as|(?:act|answer|respond|reply)\s+(?:it\s+)?"
         r"(?:just\s+)?like|speaking\s+(?:directly\s+)?to)\s+(?:dan|stan|dude|aim|better\s*dan|anti-?dan|evil\s+confidant|"
@@ -137,6 +143,8 @@ ROLE_HIJACK: tuple[ThreatRule, ...] = (
         ),
         counterexamples=(
             "Enable dark mode in the IDE",
+            "Developer mode on the Android phone is enabled for USB debugging.",
+            "To sideload the build, enable developer mode in the Chrome extensions page.",
             "Developer notes about the DAN jailbreak are in the security wiki",
         ),
     ),
