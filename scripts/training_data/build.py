@@ -127,9 +127,10 @@ class _Exclusions:
     """What an item may not repeat: the scanner corpus (exactly or nearly) and the items
     taken so far (exactly, once normalised)."""
 
-    def __init__(self, corpus: list[str]) -> None:
-        self.taken = {normalise(text) for text in corpus}
-        self.near_corpus = NearDuplicates(corpus)
+    def __init__(self, corpus: list[str], key: Callable[[str], str] = normalise) -> None:
+        self.key = key
+        self.taken = {key(text) for text in corpus}
+        self.near_corpus = NearDuplicates(corpus, key)
         self.dropped_near_corpus: Counter[str] = Counter()
 
     def fresh(self, items: Iterable[Item]) -> list[Item]:
@@ -137,7 +138,7 @@ class _Exclusions:
         seen: set[str] = set()
         kept = []
         for item in items:
-            key = normalise(item.text)
+            key = self.key(item.text)
             if not key or key in self.taken or key in seen or len(item.text) > MAX_CHARS:
                 continue
             if self.near_corpus.matches(item.text):
@@ -159,9 +160,9 @@ def _collect(
             continue
         picked = _sample(exclusions.fresh(source.read(snapshot)), source.quota, source.repo)
         chosen.extend(picked)
-        exclusions.taken.update(normalise(item.text) for item in picked)
+        exclusions.taken.update(exclusions.key(item.text) for item in picked)
     picked = exclusions.fresh(extra)
-    exclusions.taken.update(normalise(item.text) for item in picked)
+    exclusions.taken.update(exclusions.key(item.text) for item in picked)
     return chosen + picked
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +13,7 @@ BENIGN = "benign"
 
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 _WORDS = re.compile(r"[a-z0-9]+")
+_ANY_SCRIPT_WORDS = re.compile(r"[^\W_]+")
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,11 @@ class Item:
 def normalise(text: str) -> str:
     """The key two items share when they are the same text up to case and punctuation."""
     return " ".join(_WORDS.findall(text.lower()))
+
+
+def normalise_any_script(text: str) -> str:
+    """``normalise`` for texts outside English: the words of every script, not only a-z."""
+    return " ".join(_ANY_SCRIPT_WORDS.findall(text.lower()))
 
 
 def clip(text: str, limit: int = MAX_CHARS) -> str | None:
@@ -79,8 +86,8 @@ class Snapshot:
         return result.stdout.decode("utf-8", errors="replace").splitlines()
 
 
-def shingles(text: str, size: int = 5) -> set[str]:
-    words = normalise(text).split()
+def shingles(text: str, size: int = 5, key: Callable[[str], str] = normalise) -> set[str]:
+    words = key(text).split()
     return {" ".join(words[i : i + size]) for i in range(max(1, len(words) - size + 1))}
 
 
@@ -90,15 +97,16 @@ class NearDuplicates:
     applied here to the scanner corpus so that no text is counted twice; the classifier
     trains on the corpus too, so its corpus figures are in-sample)."""
 
-    def __init__(self, texts: list[str]) -> None:
-        self._sets = [shingles(text) for text in texts]
+    def __init__(self, texts: list[str], key: Callable[[str], str] = normalise) -> None:
+        self._key = key
+        self._sets = [shingles(text, key=key) for text in texts]
         self._index: dict[str, list[int]] = {}
         for number, grams in enumerate(self._sets):
             for gram in grams:
                 self._index.setdefault(gram, []).append(number)
 
     def matches(self, text: str) -> bool:
-        grams = shingles(text)
+        grams = shingles(text, key=self._key)
         shared: dict[int, int] = {}
         for gram in grams:
             for number in self._index.get(gram, ()):
