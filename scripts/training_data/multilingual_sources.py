@@ -3,14 +3,12 @@ assistant in German, French, Spanish and Italian besides English, so that the cl
 meets attacks outside English and does not learn a language as one (each language read here
 has benign texts too: XSafety's confidences and questions, the git cheat sheets).
 
-Only Latin-script texts are kept. The classifier's words are ``[a-z0-9]+`` of the scanner's
-skeleton, which keeps Japanese, Chinese, Arabic, Devanagari, Thai and Korean as they are, so
-texts in those scripts give the model nothing to read (it skips a text with too few words).
-Russian would be read (the skeleton folds Cyrillic look-alikes to Latin letters), but the
-held-out filter drops nearly every Russian text (its comparison reads a-z words, of which a
-Russian text has none), so XSafety's Russian files are not read. MultiJail's Vietnamese,
-Swahili and Javanese are left out because no benign source here is in those languages: the
-model would learn them as signs of attack.
+Only Latin-script texts are read. The held-out filter drops nearly every text in another
+script (with XSafety's Russian, Japanese, Hindi, Chinese and Arabic files it kept 19 of
+several hundred: its comparison reads a-z words, of which such a text has none or few, so
+it cannot tell one from a held-out text), and a script that only one side holds would teach
+the model that script as a sign of attack. MultiJail's Vietnamese, Swahili and Javanese are
+left out for the second reason: no benign source here is in those languages.
 """
 
 from __future__ import annotations
