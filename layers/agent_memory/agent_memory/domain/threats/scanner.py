@@ -23,6 +23,7 @@ from agent_memory.domain.threats.rule_prefilter import RulePrefilter
 from agent_memory.domain.threats.rules.carriers import CONCEALMENT, FORGED_TURN, HIDDEN_MARKUP
 from agent_memory.domain.threats.rules.code_insertion import CODE_INSERTION
 from agent_memory.domain.threats.rules.control import COMMAND_AND_CONTROL
+from agent_memory.domain.threats.rules.data_in_addresses import DATA_IN_ADDRESSES
 from agent_memory.domain.threats.rules.deferred import DEFERRED_TOOL_USE
 from agent_memory.domain.threats.rules.instructions import (
     PROMPT_EXTRACTION,
@@ -77,6 +78,7 @@ _STEERING: tuple[ThreatRule, ...] = (
     *HIDDEN_MARKUP,
     *CONCEALMENT,
     *EXFILTRATION,
+    *DATA_IN_ADDRESSES,
     *PERSISTENCE,
     *COMMAND_AND_CONTROL,
     # Last: in one RE2 set with the exfiltration rules, the gaps of both kept the set's
