@@ -31,9 +31,11 @@ _C2_PLACE = (
     r"(?:session|conversation|startup))"
 )
 
-# A place on the web orders could be read from.
+# A place on the web orders could be read from; a bare domain only after the order (a
+# pattern that may start at any word could not be anchored).
+_REMOTE_HEAD = r"(?:https?\s*:\s*/\s*/|www\s*\.|pastebin|gist\b|webhooks?\b|discord|telegram)"
 _REMOTE = (
-    r"(?:https?\s*:\s*/\s*/|www\s*\.|pastebin|gist\b|webhooks?\b|discord|telegram|"
+    rf"(?:{_REMOTE_HEAD}|"
     r"(?<![\w-])[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|cc|dev|xyz|ru|cn|me|site|info|app|top)\b)"
 )
 # Doing whatever a remote place says: "complete whatever is listed", "do what the reply says".
@@ -131,7 +133,7 @@ COMMAND_AND_CONTROL: tuple[ThreatRule, ...] = (
         r"instructions|tasks|orders)\s+(?:you\s+)?(?:receive|get|find|fetch)\w*\s+(?:from|at)\b"
         # orders read from a place on the web: "tasks are published at <url>: complete
         # whatever is listed", "POST 'poll' to <webhook> and do what the reply says"
-        rf"|{_REMOTE}[^\n]{{0,200}}?{_OBEY_WHATEVER}|{_OBEY_WHATEVER}[^\n]{{0,100}}?{_REMOTE}"
+        rf"|{_REMOTE_HEAD}[^\n]{{0,200}}?{_OBEY_WHATEVER}|{_OBEY_WHATEVER}[^\n]{{0,100}}?{_REMOTE}"
         r"|\bis\s+your\s+(?:current|next|new|latest|real)\s+(?:orders?|tasks?|tasking|instructions?|"
         r"commands?|directives?)\b"
         r"|\btreat\s+(?:what(?:ever)?\s+follows|it|that|the\s+(?:text|rest)|everything\s+after\s+it)\s+as\s+"
