@@ -49,7 +49,8 @@ PROMPT_EXTRACTION: tuple[ThreatRule, ...] = (
         r"write\s+out|type\s+out|recite|spell\s+out|echo|return|paste|disclose|expose|state|"
         r"summari[sz]e|translate|encode|send|email|post|include|append|copy|list)\s+(?:me\s+|us\s+)?"
         rf"(?:the\s+|your\s+|all\s+|any\s+|its\s+|of\s+)?(?:\w+\s+){{0,3}}?{_PROMPT}\b"
-        r"(?!\s+(?:diff|file|template|version|changes|tests?|repo|module|folder)\b)"
+        r"(?!\s+(?:diff|file|template|version|changes|tests?|repo|module|folder|leaks?|leakage|"
+        r"extraction|injection|attacks?|engineering|design)\b)"
         r"|\b(?:repeat|print|output|say|write|copy|recite)\s+(?:back\s+|out\s+)?(?:everything|all|the\s+"
         r"text|the\s+words|all\s+(?:the\s+)?text|anything|verbatim)\s+(?:above|before|prior|"
         r"preceding|from\s+the\s+(?:start|beginning|top))"
@@ -67,6 +68,7 @@ PROMPT_EXTRACTION: tuple[ThreatRule, ...] = (
         counterexamples=(
             "The system prompt lives in prompts/system.md and is reviewed weekly",
             "Show the system prompt diff in pull request descriptions",
+            "Wants help writing a disclosure email about a system prompt leak in a partner's app.",
         ),
     ),
     phrase(
