@@ -1,6 +1,6 @@
 """Encoded payloads: runs of base64, base32, hex, uuencode or ascii85, escapes,
-percent-encoding, quoted-printable, Morse, Braille, rot13 and reversed text that a model
-could decode and follow.
+percent-encoding, quoted-printable, Morse, Braille, rot13, reversed text and words cut into
+pieces (``cut_words``) that a model could decode and follow.
 
 Only what decodes to readable text is handed back to be scanned, so hashes, UUIDs, git
 SHAs, integrity strings and keys (which decode to random bytes) pass untouched.
@@ -15,6 +15,8 @@ import html
 import quopri
 import re
 from collections.abc import Iterator
+
+from agent_memory.domain.threats.cut_words import rejoined
 
 # Each run pattern starts with one character of the run and only then looks behind it, so
 # the engine skips to candidate characters at C speed (a leading lookbehind would be tried
@@ -162,6 +164,9 @@ def _candidates(plain: str, skeleton_words: frozenset[bytes], long_words: str) -
         yield codecs.encode(plain, "rot13")
     if not _REVERSED_WORDS.isdisjoint(skeleton_words):
         yield plain[::-1]
+    joined = rejoined(plain)
+    if joined is not None:
+        yield joined
 
 
 def _may_hold_spaced_hex(plain: str) -> bool:

@@ -286,19 +286,40 @@ TOPIC_MARKERS = re.compile(
     )
 )
 _SENTENCE_END = ".!?:;\n"
+# A user taking back one earlier wish of their own, named with its topic ("ignore my earlier
+# instruction to write in bullet points", "forget what I said earlier about formal emails"),
+# unless what is taken back is a safeguard.
+_OWN_EARLIER_WISH = re.compile(
+    fold_pattern(
+        r"\b(?:my|the\s+user's)\s+(?:earlier|previous|last|prior|old|original)\s+(?:instruction|"
+        r"request|preference|note|message|advice|rule|setting|choice|suggestion)\s+(?:to|about|that|on|"
+        r"for|of|regarding)\b|\bwhat\s+i\s+(?:said|told\s+you|wrote|asked)\s+(?:earlier\s+|before\s+|"
+        r"previously\s+|last\s+time\s+)?about\b"
+    )
+)
+_SAFEGUARD_WORDS = re.compile(
+    fold_pattern(
+        r"\b(?:safety|filters?|restrictions?|guardrails?|guidelines|polic(?:y|ies)|system\s+prompt|"
+        r"your\s+rules|secrets?|passwords?|ethic\w*|moral\w*|limits?|confidential\w*)\b"
+    )
+)
 _OPEN_QUOTE = re.compile(r"(?:^|(?<=[\s(\[]))[\"'`]")
 _CLOSE_QUOTE = re.compile(r"[\"'`](?=$|[\s.,;:!?)\]])")
 _MIN_WORDS_AROUND_QUOTE = 3
 
 
 def _not_quoted(match: re.Match[str]) -> bool:
-    """False when the match sits in a sentence about attacks, or between quotes in a text
+    """False when the match sits in a sentence about attacks, takes back one earlier wish of
+    the user's own (named with its topic), or stands between quotes in a text
     that says it is about the phrase (its words outside the quotes name an attack, a probe,
     an example: ``TOPIC_MARKERS``) rather than being the phrase itself."""
     text, start, end = match.string, match.start(), match.end()
     before = text[max(0, start - 120) : start]
     sentence = before[max(before.rfind(mark) for mark in _SENTENCE_END) + 1 :]
     if TOPIC_MARKERS.search(sentence):
+        return False
+    own = text[start : end + 80]
+    if _OWN_EARLIER_WISH.search(own) and not _SAFEGUARD_WORDS.search(own):
         return False
     opening = None
     for found in _OPEN_QUOTE.finditer(text, max(0, start - 120), start + 1):
