@@ -79,7 +79,10 @@ def features(skeleton: str) -> Features | None:
 def _words(text: str) -> list[str]:
     if text.isascii():
         return _ASCII_WORD.findall(text)
-    return [piece for word in _WORD.findall(text) for piece in _pieces(word)]
+    words = _WORD.findall(text)
+    if _UNSPACED.search(text) is None:
+        return words
+    return [piece for word in words for piece in _pieces(word)]
 
 
 def _pieces(word: str) -> list[str]:
