@@ -13,6 +13,8 @@ from .common import BENIGN, Item, Snapshot
 
 _ASB_ATTACK_TOOLS = "data/all_attack_tools.jsonl"
 _ASB_TASKS = "data/agent_task.jsonl"
+_ASB_PLANS = "data/agent_task_pot_msg.jsonl"
+_ASB_NORMAL_TOOLS = "data/all_normal_tools.jsonl"
 
 
 # Stealthy ASB instructions often read as ordinary work ("Please review and confirm the
@@ -64,11 +66,22 @@ def asb_attack_instructions(snapshot: Snapshot) -> Iterator[Item]:
 
 def asb_user_tasks(snapshot: Snapshot) -> Iterator[Item]:
     """The tasks ASB's users give its ten agents ("Draft a non-disclosure agreement for a new
-    business partnership."): benign requests an agent is meant to carry out."""
+    business partnership."), the plan steps of its plan-of-thought examples ("Use the
+    MarketDataAPI tool to gather recent market data and trends.") and its normal tools'
+    descriptions: benign requests and tool use an agent is meant to carry out."""
     for line in snapshot.show(_ASB_TASKS).splitlines():
         if line.strip():
             for task in json.loads(line)["tasks"]:
                 yield Item(task.strip(), BENIGN, snapshot.source(_ASB_TASKS))
+    for line in snapshot.show(_ASB_PLANS).splitlines():
+        if line.strip():
+            for key, text in json.loads(line).items():
+                if key.startswith(("Task", "msg")):
+                    yield Item(text.strip(), BENIGN, snapshot.source(_ASB_PLANS))
+    for line in snapshot.show(_ASB_NORMAL_TOOLS).splitlines():
+        if line.strip():
+            description = json.loads(line)["Description"].strip()
+            yield Item(description, BENIGN, snapshot.source(_ASB_NORMAL_TOOLS))
 
 
 # Sentences that tell the reader what to do or what they can do: the documentation

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from . import agent_task_sources as agents
 from . import benign_sources as benign
+from . import jailbreak_template_sources as templates
 from . import multilingual_sources as multilingual
 from .build import (
     Source,
@@ -54,6 +55,9 @@ def _attack_sources() -> list[Source]:
             "DAMO-NLP-SG/multilingual-safety-for-LLMs", "MIT", multilingual.multijail_requests, 250
         ),
         Source("Zhang-Henry/AIOS_agent", "MIT", agents.asb_attack_instructions, 200),
+        Source(
+            "AI-secure/DecodingTrust", "CC-BY-SA-4.0", templates.decodingtrust_system_prompts, 100
+        ),
     ]
 
 
@@ -67,7 +71,7 @@ def _benign_sources() -> list[Source]:
         ),
         Source("github/training-kit", "CC-BY-4.0", _docs(TRAINING_KIT_DOCS, imperative=False), 450),
         Source("rust-lang/book", "MIT OR Apache-2.0", _docs(RUST_BOOK_DOCS, imperative=True), 450),
-        Source("Zhang-Henry/AIOS_agent", "MIT", agents.asb_user_tasks, 100),
+        Source("Zhang-Henry/AIOS_agent", "MIT", agents.asb_user_tasks, 150),
     ]
 
 
