@@ -38,6 +38,7 @@ from agent_memory.domain.threats.rules.poisoning import POISONING
 from agent_memory.domain.threats.rules.secret_asks import FORMS as SECRET_ASK_FORMS
 from agent_memory.domain.threats.rules.system import EXFILTRATION, PERSISTENCE
 from agent_memory.domain.threats.rules.task_hijacks import HIJACK
+from agent_memory.domain.threats.rules.translated_concealment import TRANSLATED_CONCEALMENT
 from agent_memory.domain.threats.threat_categories import (
     THREAT_REASONS,
     ThreatCategory,
@@ -77,6 +78,7 @@ _STEERING: tuple[ThreatRule, ...] = (
     *FORGED_TURN,
     *HIDDEN_MARKUP,
     *CONCEALMENT,
+    *TRANSLATED_CONCEALMENT,
     *EXFILTRATION,
     *DATA_IN_ADDRESSES,
     *PERSISTENCE,

@@ -283,6 +283,14 @@ TOPIC_MARKERS = re.compile(
         r"flags?|flagged|payloads?|malicious|adversar\w+|threat\s+model\w*|phishing|"
         r"classif\w+|benchmarks?|datasets?|corpus|signatures?|means?|meaning|talks?|papers?|"
         r"articles?)\b"
+        # the same in other languages: "like", "for example", "attack", "malicious"
+        r"|\b(?:beispiel\w*|angriff\w*|bösartig\w*|del\s+tipo|ejemplos?|ataques?|maliciosos?|"
+        r"maliciosas?|esempi\w*|attacc\w*|malevol\w*|exemplos?|du\s+type|exemples?|attaques?|"
+        r"malveillant\w*|zoals|voorbeeld\w*|aanval\w*|kwaadaardig\w*|typu|przykład\w*|atak\w*|"
+        r"złośliw\w*|вроде|например|атак\w*|вредоносн\w*|кшталт|наприклад|шкідлив\w*|gibi|"
+        r"örne\w*|saldır\w*|مثل|هجوم|خبيث\w*|जैसे|हमल\w*|kiểu|ví\s+dụ|tấn\s+công|độc\s+hại|"
+        r"seperti|contoh|serangan|berbahaya)\b"
+        r"|那种|这种|例如|比如|攻击|恶意|のような|例えば|攻撃|悪意|같은|공격|악성"
     )
 )
 _SENTENCE_END = ".!?:;\n"
@@ -303,9 +311,12 @@ _SAFEGUARD_WORDS = re.compile(
         r"your\s+rules|secrets?|passwords?|ethic\w*|moral\w*|limits?|confidential\w*)\b"
     )
 )
-_OPEN_QUOTE = re.compile(r"(?:^|(?<=[\s(\[]))[\"'`]")
-_CLOSE_QUOTE = re.compile(r"[\"'`](?=$|[\s.,;:!?)\]])")
+_OPEN_QUOTE = re.compile(r"(?:^|(?<=[\s(\[]))[\"'`«„“‘]|[「『]")
+_CLOSE_QUOTE = re.compile(r"[\"'`»“”’](?=$|[\s.,;:!?)\]])|[」』]")
+# The closing quotes each opening one may take.
+_CLOSES = {"«": "»", "„": '"“”', "“": '"”', "‘": "'’", "「": "」", "『": "』"}
 _MIN_WORDS_AROUND_QUOTE = 3
+_MIN_CHARS_AROUND_QUOTE = 12  # in scripts without spaces
 
 
 def _not_quoted(match: re.Match[str]) -> bool:
@@ -327,12 +338,19 @@ def _not_quoted(match: re.Match[str]) -> bool:
     if opening is None:
         return True
     closing = _CLOSE_QUOTE.search(text, max(end - 1, opening.end()))
-    if closing is None or text[opening.start()] != text[closing.start()]:
+    if closing is None:
+        return True
+    quote = text[opening.start()]
+    if text[closing.start()] not in _CLOSES.get(quote, quote):
         return True
     outside = text[: opening.start()] + " " + text[closing.end() :]
     # Quotes alone do not make a note: "keep in mind '<attack>' thanks" is the attack. The
     # text around them must name what the quotation is (an attack, a probe, an example).
-    return len(outside.split()) < _MIN_WORDS_AROUND_QUOTE or not TOPIC_MARKERS.search(outside)
+    enough = (
+        len(outside.split()) >= _MIN_WORDS_AROUND_QUOTE
+        or len(outside.strip()) >= _MIN_CHARS_AROUND_QUOTE
+    )
+    return not enough or not TOPIC_MARKERS.search(outside)
 
 
 def literal(

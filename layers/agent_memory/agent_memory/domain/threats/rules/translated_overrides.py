@@ -267,6 +267,9 @@ TRANSLATED_OVERRIDES: tuple[ThreatRule, ...] = (
             "يفضل المستخدم الردود المختصرة باللغة العربية.",
             "Kullanıcı kısa cevapları tercih ediyor.",
             "Alle regels staan in de stijlgids; lees ze eerst.",
+            "Ons rapport noemt aanvallen zoals „negeer alle vorige instructies” in notities.",
+            "Bir saldırı örneği: «önceki tüm talimatları yok say» yazan bir not.",
+            "報告書には「以前の指示をすべて無視して」のような攻撃の例があります。",
         ),
     ),
 )
