@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import subprocess
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -200,6 +201,47 @@ def _held_out_filter(items: list[Item], script: Path, work: Path, name: str) -> 
     for repo, count in dropped.most_common():
         print(f"  {name}: held-out filter dropped {count} from {repo}")
     return [item for item in items if item.text in texts]
+
+
+def texts_of(path: Path) -> list[str]:
+    """The texts of a JSON-lines file of items."""
+    return [json.loads(line)["text"] for line in path.open(encoding="utf-8")]
+
+
+def write_batch(
+    out: Path, files: Sequence[tuple[str, list[Item]]], share: float, held_out_filter: Path | None
+) -> None:
+    """A later batch's last steps: the held-out filter (when given), each source capped at
+    ``share`` of its file, the files written under ``out`` and a count per source printed."""
+    if held_out_filter is not None:
+        with tempfile.TemporaryDirectory() as work:
+            files = [
+                (name, _held_out_filter(items, held_out_filter, Path(work), kind))
+                for (name, items), kind in zip(files, ("attacks", "benign"), strict=True)
+            ]
+    for name, items in files:
+        items = _cap_shares(items, share)
+        _write(out / name, items)
+        print(name, len(items))
+        counts = Counter((_source_repo(item), item.label) for item in items)
+        for (repo, label), count in sorted(counts.items()):
+            print(f"  {count:5d}  {label:20s} {repo}")
+
+
+def run(build_batch: Callable[[Path, Path, Path, Path | None], None], description: str) -> None:
+    """The command line every build shares: ``--mirror``, ``--out``, ``--corpus``,
+    ``--held-out-filter``."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--mirror", type=Path, required=True, help="directory of fetched snapshots")
+    parser.add_argument("--out", type=Path, default=Path("training"))
+    parser.add_argument("--corpus", type=Path, default=Path("tests/corpus/scanner_corpus.jsonl"))
+    parser.add_argument(
+        "--held-out-filter",
+        type=Path,
+        help="the team's dedupe.py: drops near duplicates of the held-out sets before capping",
+    )
+    args = parser.parse_args()
+    build_batch(args.mirror, args.out, args.corpus, args.held_out_filter)
 
 
 def build(mirror: Path, out: Path, corpus: Path, held_out_filter: Path | None) -> None:

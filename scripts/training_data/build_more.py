@@ -7,10 +7,6 @@ use, kept apart from every text already in training/ and the scanner corpus.
 
 from __future__ import annotations
 
-import argparse
-import json
-import tempfile
-from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -20,12 +16,11 @@ from . import request_sources as requests
 from .build import (
     NOT_STATED,
     Source,
-    _cap_shares,
     _collect,
     _Exclusions,
-    _held_out_filter,
-    _source_repo,
-    _write,
+    run,
+    texts_of,
+    write_batch,
 )
 from .common import Item, Snapshot
 
@@ -72,40 +67,21 @@ def _docs(pattern: str) -> Callable[[Snapshot], Iterable[Item]]:
     return lambda s: benign.markdown_lines(s, benign.paths_matching(s, pattern))
 
 
-def _texts(path: Path) -> list[str]:
-    return [json.loads(line)["text"] for line in path.open(encoding="utf-8")]
-
-
 def build_more(mirror: Path, out: Path, corpus: Path, held_out_filter: Path | None) -> None:
-    first = [text for name in FIRST_BATCH if (out / name).exists() for text in _texts(out / name)]
+    first = [text for name in FIRST_BATCH if (out / name).exists() for text in texts_of(out / name)]
     # the first batch is excluded as the corpus is: exactly and nearly
-    exclusions = _Exclusions([*_texts(corpus), *first])
+    exclusions = _Exclusions([*texts_of(corpus), *first])
     attack_items = _collect(mirror, _attack_sources(), [], exclusions)
     benign_items = _collect(mirror, _benign_sources(), [], exclusions)
     for repo, count in exclusions.dropped_near_corpus.most_common():
         print(f"  near duplicates of the corpus or first batch dropped: {count} from {repo}")
-    if held_out_filter is not None:
-        with tempfile.TemporaryDirectory() as work:
-            attack_items = _held_out_filter(attack_items, held_out_filter, Path(work), "attacks")
-            benign_items = _held_out_filter(benign_items, held_out_filter, Path(work), "benign")
-    for name, items in (("attacks_more", attack_items), ("benign_more", benign_items)):
-        items = _cap_shares(items, MORE_SHARE)
-        _write(out / f"{name}.jsonl", items)
-        print(name, len(items))
-        counts = Counter((_source_repo(item), item.label) for item in items)
-        for (repo, label), count in sorted(counts.items()):
-            print(f"  {count:5d}  {label:20s} {repo}")
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--mirror", type=Path, required=True)
-    parser.add_argument("--out", type=Path, default=Path("training"))
-    parser.add_argument("--corpus", type=Path, default=Path("tests/corpus/scanner_corpus.jsonl"))
-    parser.add_argument("--held-out-filter", type=Path)
-    args = parser.parse_args()
-    build_more(args.mirror, args.out, args.corpus, args.held_out_filter)
+    write_batch(
+        out,
+        [("attacks_more.jsonl", attack_items), ("benign_more.jsonl", benign_items)],
+        MORE_SHARE,
+        held_out_filter,
+    )
 
 
 if __name__ == "__main__":
-    main()
+    run(build_more, __doc__ or "")

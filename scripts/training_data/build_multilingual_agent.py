@@ -10,10 +10,6 @@ use, kept apart from every text already in training/ and the scanner corpus.
 
 from __future__ import annotations
 
-import argparse
-import json
-import tempfile
-from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -23,12 +19,11 @@ from . import jailbreak_template_sources as templates
 from . import multilingual_sources as multilingual
 from .build import (
     Source,
-    _cap_shares,
     _collect,
     _Exclusions,
-    _held_out_filter,
-    _source_repo,
-    _write,
+    run,
+    texts_of,
+    write_batch,
 )
 from .common import Item, Snapshot, normalise_any_script
 
@@ -85,42 +80,18 @@ def _docs(pattern: str, imperative: bool) -> Callable[[Snapshot], Iterable[Item]
     return read
 
 
-def _texts(path: Path) -> list[str]:
-    return [json.loads(line)["text"] for line in path.open(encoding="utf-8")]
-
-
 def build(mirror: Path, out: Path, corpus: Path, held_out_filter: Path | None) -> None:
     others = sorted(p for p in out.glob("*.jsonl") if p.name not in {ATTACKS, BENIGN_FILE})
-    earlier = [text for path in others for text in _texts(path)]
+    earlier = [text for path in others for text in texts_of(path)]
     # every earlier file is excluded as the corpus is, exactly and nearly, by the words of
     # any script (the first builds' a-z words would make every Russian text the same)
-    exclusions = _Exclusions([*_texts(corpus), *earlier], key=normalise_any_script)
+    exclusions = _Exclusions([*texts_of(corpus), *earlier], key=normalise_any_script)
     attack_items = _collect(mirror, _attack_sources(), [], exclusions)
     benign_items = _collect(mirror, _benign_sources(), [], exclusions)
     for repo, count in exclusions.dropped_near_corpus.most_common():
         print(f"  near duplicates of the corpus or earlier files dropped: {count} from {repo}")
-    if held_out_filter is not None:
-        with tempfile.TemporaryDirectory() as work:
-            attack_items = _held_out_filter(attack_items, held_out_filter, Path(work), "attacks")
-            benign_items = _held_out_filter(benign_items, held_out_filter, Path(work), "benign")
-    for name, items in ((ATTACKS, attack_items), (BENIGN_FILE, benign_items)):
-        items = _cap_shares(items, SHARE)
-        _write(out / name, items)
-        print(name, len(items))
-        counts = Counter((_source_repo(item), item.label) for item in items)
-        for (repo, label), count in sorted(counts.items()):
-            print(f"  {count:5d}  {label:20s} {repo}")
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--mirror", type=Path, required=True)
-    parser.add_argument("--out", type=Path, default=Path("training"))
-    parser.add_argument("--corpus", type=Path, default=Path("tests/corpus/scanner_corpus.jsonl"))
-    parser.add_argument("--held-out-filter", type=Path)
-    args = parser.parse_args()
-    build(args.mirror, args.out, args.corpus, args.held_out_filter)
+    write_batch(out, [(ATTACKS, attack_items), (BENIGN_FILE, benign_items)], SHARE, held_out_filter)
 
 
 if __name__ == "__main__":
-    main()
+    run(build, __doc__ or "")

@@ -3,12 +3,12 @@ scripts/training_data/build_more.py): the promises training/README.md makes abou
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
+import training_files as files
 
 from agent_memory.domain import ThreatCategory
 
@@ -19,26 +19,14 @@ MAX_CHARS = 2200
 MORE_SHARE = 0.40
 
 
-def _items(path: Path) -> list[dict[str, str]]:
-    return [json.loads(line) for line in path.open(encoding="utf-8")]
-
-
-def _normalised(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
-
-
-def _repo(item: dict[str, str]) -> str:
-    return item["source"].split(" ", 1)[0]
-
-
 def test_the_second_batch_is_there() -> None:
     assert MORE
-    assert all(len(_items(path)) >= 200 for path in MORE)
+    assert all(len(files.items(path)) >= 200 for path in MORE)
 
 
 @pytest.mark.parametrize("path", MORE, ids=lambda path: path.name)
 def test_every_item_is_well_formed_and_labelled_by_its_file(path: Path) -> None:
-    items = _items(path)
+    items = files.items(path)
     for item in items:
         assert set(item) == {"text", "label", "source"}, item
         assert 0 < len(item["text"]) <= MAX_CHARS, item["source"]
@@ -52,17 +40,17 @@ def test_every_item_is_well_formed_and_labelled_by_its_file(path: Path) -> None:
 
 @pytest.mark.parametrize("path", MORE, ids=lambda path: path.name)
 def test_no_source_holds_more_than_two_fifths_of_a_file(path: Path) -> None:
-    items = _items(path)
-    repo, count = Counter(_repo(item) for item in items).most_common(1)[0]
+    items = files.items(path)
+    repo, count = Counter(files.repo(item) for item in items).most_common(1)[0]
     assert count <= MORE_SHARE * len(items), f"{repo}: {count}/{len(items)}"
 
 
 def test_no_text_repeats_another_training_file_or_the_scanner_corpus() -> None:
     every_file = sorted(TRAINING.glob("*.jsonl"))
-    keys = [_normalised(item["text"]) for path in every_file for item in _items(path)]
-    corpus_items = _items(ROOT / "tests/corpus/scanner_corpus.jsonl")
-    corpus = {_normalised(item["text"]) for item in corpus_items}
-    more = [_normalised(item["text"]) for path in MORE for item in _items(path)]
+    keys = [files.normalised(item["text"]) for path in every_file for item in files.items(path)]
+    corpus_items = files.items(ROOT / "tests/corpus/scanner_corpus.jsonl")
+    corpus = {files.normalised(item["text"]) for item in corpus_items}
+    more = [files.normalised(item["text"]) for path in MORE for item in files.items(path)]
     repeated = [key for key, count in Counter(keys).items() if count > 1 and key in set(more)]
     assert not repeated, repeated[:5]
     assert not [key for key in more if key in corpus]

@@ -3,15 +3,15 @@ project in the shape of memory notes; the promises training/README.md makes abou
 
 from __future__ import annotations
 
-import json
-import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
+import training_files as files
 
 from agent_memory.domain import ThreatCategory
 
+_key = files.normalised_any_script  # words of any script
 ROOT = Path(__file__).resolve().parents[3]
 TRAINING = ROOT / "training"
 ATTACKS = TRAINING / "written_attacks.jsonl"
@@ -27,18 +27,9 @@ STRUCTURAL = {
 }
 
 
-def _items(path: Path) -> list[dict[str, str]]:
-    return [json.loads(line) for line in path.open(encoding="utf-8")]
-
-
-def _normalised(text: str) -> str:
-    """Words of any script: a-z alone would make every Russian or Japanese text the same."""
-    return " ".join(re.findall(r"[^\W_]+", text.lower()))
-
-
 @pytest.mark.parametrize("path", WRITTEN, ids=lambda path: path.name)
 def test_every_item_is_well_formed_and_labelled_by_its_file(path: Path) -> None:
-    items = _items(path)
+    items = files.items(path)
     assert len(items) >= 500
     for item in items:
         assert set(item) == {"text", "label", "source"}, item
@@ -52,23 +43,23 @@ def test_every_item_is_well_formed_and_labelled_by_its_file(path: Path) -> None:
 
 
 def test_the_written_attacks_cover_every_category_a_reader_of_words_judges() -> None:
-    counts = Counter(item["label"] for item in _items(ATTACKS))
+    counts = Counter(item["label"] for item in files.items(ATTACKS))
     assert set(counts) == {category.value for category in set(ThreatCategory) - STRUCTURAL}
     assert min(counts.values()) >= 20, counts
 
 
 def test_there_are_about_as_many_hard_negatives_as_attacks() -> None:
     # (the filters dropped a few of either)
-    assert len(_items(BENIGN)) >= 0.98 * len(_items(ATTACKS))
+    assert len(files.items(BENIGN)) >= 0.98 * len(files.items(ATTACKS))
 
 
 def test_no_written_text_repeats_another_or_any_other_training_text_or_the_corpus() -> None:
-    written = [_normalised(item["text"]) for path in WRITTEN for item in _items(path)]
+    written = [_key(item["text"]) for path in WRITTEN for item in files.items(path)]
     assert len(set(written)) == len(written)
     others = {
-        _normalised(item["text"])
+        _key(item["text"])
         for path in [ROOT / "tests/corpus/scanner_corpus.jsonl", *TRAINING.glob("*.jsonl")]
         if path not in WRITTEN
-        for item in _items(path)
+        for item in files.items(path)
     }
     assert not [text for text in written if text in others][:5]

@@ -19,6 +19,7 @@ _SEPARATORS = str.maketrans("", "", "-.")
 # Pieces in brackets side by side: "[dis][re][gard]".
 _BRACKETED_WORD = re.compile(r"(?:\[[^\[\]\s]{1,6}\]){2,}")
 _BRACKETS = str.maketrans("", "", "[]")
+_WORD = re.compile(r"\w+")
 # Single characters between single spaces, at least six of them: "h t t p s : / /".
 _SPACED_RUN = re.compile(r"(?<!\S)\S(?: \S){5,}(?!\S)")
 _SIX_SPACED = re.compile(r"\S \S \S \S \S \S")
@@ -45,7 +46,7 @@ def rejoined(plain: str) -> str | None:
             token = joined + cut.group(2)
         elif "][" in token and _BRACKETED_WORD.search(token):
             token = token.translate(_BRACKETS)
-            found += sum(word.lower() in _ATTACK_WORDS for word in re.findall(r"\w+", token))
+            found += sum(word.lower() in _ATTACK_WORDS for word in _WORD.findall(token))
         pieces.append(token)
     text = " ".join(pieces)
     if _SIX_SPACED.search(text):  # a search without look-behinds first: C speed, no backtracking

@@ -10,10 +10,13 @@ reads them (``folding.skeleton``), as in ``rules.translated_overrides``.
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
-from agent_memory.domain.threats.folding import skeleton
+from agent_memory.domain.threats.skeleton_words import (
+    CLAUSE_GAP,
+    alternatives,
+    trigger,
+)
 from agent_memory.domain.threats.threat_categories import ThreatCategory as C
 from agent_memory.domain.threats.threat_rule import ThreatRule, phrase
 
@@ -96,34 +99,21 @@ _LANGUAGES = (
     ),
     _Language("Korean", "말하지 마|알리지 마|알려주지 마|언급하지 마", "사용자|유저"),
 )
-_GAP = r"[^.!?\n。！？]{0,40}?"
-
-
-def _alternatives(words: str) -> str:
-    return "(?:" + "|".join(_skeleton_source(word) for word in words.split("|")) + ")"
-
-
-def _skeleton_source(text: str) -> str:
-    return r"\s+".join(re.escape(skeleton(part)) for part in text.split())
 
 
 def _source(language: _Language) -> str:
-    tell, user = _alternatives(language.tell), _alternatives(language.user)
-    pair = f"{tell}{_GAP}{user}|{user}{_GAP}{tell}"
+    tell, user, gap = alternatives(language.tell), alternatives(language.user), CLAUSE_GAP
     if not language.negation:
-        return pair
-    negation = _alternatives(language.negation)
+        return f"{tell}{gap}{user}|{user}{gap}{tell}"
+    negation = alternatives(language.negation)
     # German and the Nordic languages put the negation after the user ("sag dem Nutzer nicht")
-    return f"{tell}{_GAP}{user}{_GAP}{negation}|{tell}{_GAP}{negation}{_GAP}{user}"
+    return f"{tell}{gap}{user}{gap}{negation}|{tell}{gap}{negation}{gap}{user}"
 
 
 def _triggers() -> str:
-    triggers = []
-    for language in _LANGUAGES:
-        for word in language.tell.split("|"):
-            first = skeleton(word.split()[-1])
-            triggers.append(first if first.isascii() and first.isalpha() else f"~{first}")
-    return " ".join(dict.fromkeys(triggers))
+    """Each verb phrase's last word: its first is often a negation, a common word."""
+    words = (phrase.split()[-1] for language in _LANGUAGES for phrase in language.tell.split("|"))
+    return " ".join(dict.fromkeys(map(trigger, words)))
 
 
 TRANSLATED_CONCEALMENT: tuple[ThreatRule, ...] = (

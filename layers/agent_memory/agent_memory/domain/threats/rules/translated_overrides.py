@@ -17,6 +17,12 @@ import re
 from typing import NamedTuple
 
 from agent_memory.domain.threats.folding import skeleton
+from agent_memory.domain.threats.skeleton_words import (
+    CLAUSE_GAP,
+    alternatives,
+    skeleton_source,
+    trigger,
+)
 from agent_memory.domain.threats.threat_categories import ThreatCategory as C
 from agent_memory.domain.threats.threat_rule import ThreatRule, phrase
 
@@ -171,16 +177,6 @@ _LANGUAGES = (
         not_before="不要|别|別|不",
     ),
 )
-_GAP = r"[^.!?\n。！？]{0,40}?"
-
-
-def _alternatives(words: str) -> str:
-    """The words of one column as the skeleton reads them, a space as any spaces."""
-    return "(?:" + "|".join(_skeleton_source(word) for word in words.split("|")) + ")"
-
-
-def _skeleton_source(text: str) -> str:
-    return r"\s+".join(re.escape(skeleton(part)) for part in text.split())
 
 
 def _verbs(language: _Language) -> str:
@@ -195,30 +191,25 @@ def _verbs(language: _Language) -> str:
         after = (
             f"(?!{re.escape(skeleton(after))})"
             if after[0] != " "
-            else rf"(?!\s+{_skeleton_source(after)})"
+            else rf"(?!\s+{skeleton_source(after)})"
         )
-    return f"{before}{_alternatives(language.verbs)}{after}"
+    return f"{before}{alternatives(language.verbs)}{after}"
 
 
 def _source(language: _Language) -> str:
     verbs, earlier, nouns = (
         _verbs(language),
-        _alternatives(language.earlier),
-        _alternatives(language.nouns),
+        alternatives(language.earlier),
+        alternatives(language.nouns),
     )
-    before = f"(?:{earlier}{_GAP}{nouns}|{nouns}{_GAP}{earlier})"
-    return f"{verbs}{_GAP}{before}|{before}{_GAP}{verbs}"
+    before = f"(?:{earlier}{CLAUSE_GAP}{nouns}|{nouns}{CLAUSE_GAP}{earlier})"
+    return f"{verbs}{CLAUSE_GAP}{before}|{before}{CLAUSE_GAP}{verbs}"
 
 
 def _triggers() -> str:
-    """Each verb's first word: a word of the skeleton when it is ASCII there, else a
-    substring (searched only in a skeleton that is not ASCII)."""
-    triggers = []
-    for language in _LANGUAGES:
-        for verb in language.verbs.split("|"):
-            first = skeleton(verb.split()[0])
-            triggers.append(first if first.isascii() and first.isalpha() else f"~{first}")
-    return " ".join(dict.fromkeys(triggers))
+    """Each verb's first word (see ``skeleton_words.trigger``)."""
+    words = (phrase.split()[0] for language in _LANGUAGES for phrase in language.verbs.split("|"))
+    return " ".join(dict.fromkeys(map(trigger, words)))
 
 
 TRANSLATED_OVERRIDES: tuple[ThreatRule, ...] = (
