@@ -171,15 +171,18 @@ class Matrix:
         self.values = np.array(values)
         self.count = len(texts)
 
+    # np.bincount sums a column at a time; np.add.at, which reads the same, took 5x as long.
     def times(self, weights: NDArray[np.float64]) -> NDArray[np.float64]:
-        out = np.zeros((self.count, weights.shape[1]))
-        np.add.at(out, self.rows, self.values[:, None] * weights[self.columns])
-        return out
+        return _summed(self.rows, self.values[:, None] * weights[self.columns], self.count)
 
     def transposed_times(self, errors: NDArray[np.float64], size: int) -> NDArray[np.float64]:
-        out = np.zeros((size, errors.shape[1]))
-        np.add.at(out, self.columns, self.values[:, None] * errors[self.rows])
-        return out
+        return _summed(self.columns, self.values[:, None] * errors[self.rows], size)
+
+
+def _summed(at: NDArray[np.int64], terms: NDArray[np.float64], size: int) -> NDArray[np.float64]:
+    """Row ``i`` of the result: the sum of the rows of ``terms`` whose ``at`` is ``i``."""
+    columns = [np.bincount(at, weights=terms[:, k], minlength=size) for k in range(terms.shape[1])]
+    return np.stack(columns, axis=1)
 
 
 def fit(data: Dataset, classes: int, balanced: bool) -> Model:
