@@ -212,10 +212,25 @@ def test_encoded_instructions_are_decoded_and_refused(entry: str) -> None:
         "Host key SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8",
         "sha512-Ee1hsFVEBt2nMzVjT5xODqHP8zCPfrWkMkUbN2nHmkRLqzpsPT7H+r4BK5qd3ZSFVSGxVzPL9Xvf",
         "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl",
+        "My ETH address for receiving payments is 0x3fA9c27D51b8E04a6C1F2e90bD7a4C83e5F16b02.",
+        "My Solana wallet is 7Xc4mQp2RzT9vLk3HnY8bW6dF1aJsE5gU2oN2iMrKq4P, for NFT sales.",
+        "USDT (TRC-20) receiving address: TXm9pK3aVr7LnQ2cW8yZfB4jE6hD1sU5oG",
     ],
 )
 def test_hashes_uuids_and_public_keys_pass(entry: str) -> None:
     assert scan(entry) is None
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "Wallet private key: 5Kb8kLf9zgWQnogidDA76MzPL6TsZZY36hWXMssSzNydYXYB9KF",
+        "My wallet seed key is 3xYqLm9PzT2vK8wRb4NcJ7hD5sF1gA6eU9oQ2iMrKq4PdW7nZ",
+        "The wallet app secret is 9fK2mQ7xR4vL8nT3bW6yZ1cD5hJ8sP2aE7gU4oNq",
+    ],
+)
+def test_a_wallets_private_key_is_still_a_credential(entry: str) -> None:
+    assert scan(entry) is not None
 
 
 @pytest.mark.parametrize(

@@ -259,7 +259,12 @@ _PUBLIC_RANDOM = re.compile(
     r"|\b(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\s+"
     r"AAAA[A-Za-z0-9+/=]+"
     r"|\b(?:age|npub|bc|ltc|tb)1[0-9a-z]{20,}|\bdata:[\w/+.-]+;base64,[A-Za-z0-9+/=]+"
-    r"|\bintegrity\s*[=:]\s*[\"']?[A-Za-z0-9+/=-]+",
+    r"|\bintegrity\s*[=:]\s*[\"']?[A-Za-z0-9+/=-]+"
+    # A wallet's receiving address: 20 bytes in hex (a private key is 32), or base58 after
+    # the word "address" or "wallet" with no "private", "secret", "seed" or "key" between.
+    r"|\b0x[0-9a-f]{40}\b"
+    r"|\b(?:wallet|address|addr)\b(?:(?!private|secret|seed|key|mnemonic)[^\n.]){0,64}?"
+    r"\b[1-9A-HJ-NP-Za-km-z]{25,110}\b",
     re.IGNORECASE,
 )
 # The longest text before a public value: "sk-ssh-ed25519@openssh.com ", "integrity = '".
