@@ -73,14 +73,10 @@ ORIGINS = ("corpus", "rules", "training")
 # whose few hundred hard negatives its thousands of facts would otherwise drown.
 ORIGIN_WEIGHTS = (1.0, 1.0, 2.0)
 MIN_TEXTS_PER_FEATURE = 2
-# Weak regularisation: at 1e-4 the model generalised from the public probes to fresh handwritten
-# memory notes at 0.71 recall, at 3e-6 at 0.88 (the same threshold rule, the public held-out
-# figures unchanged); the larger weights this leaves are pruned harder below.
-L2 = 3e-6
-CATEGORY_L2 = 1e-4  # the category model only names what the decision refused: kept small
+L2 = 1e-4
 STEPS = 400
 LEARNING_RATE = 0.05
-PRUNE_BELOW = 0.25  # smaller decision weights are dropped (the held-out figures did not move)
+PRUNE_BELOW = 0.1  # smaller decision weights are dropped (the held-out figures did not move)
 PRUNE_CATEGORY_BELOW = 0.2  # the category model only names what the decision refused
 FOLDS = 5
 FALSE_POSITIVE_TARGET = 0.015  # of benign texts, cross-validated: where the threshold goes
@@ -89,7 +85,6 @@ SETTINGS = {
     "origin_weights": ORIGIN_WEIGHTS,
     "min_texts_per_feature": MIN_TEXTS_PER_FEATURE,
     "l2": L2,
-    "category_l2": CATEGORY_L2,
     "steps": STEPS,
     "learning_rate": LEARNING_RATE,
     "prune_below": PRUNE_BELOW,
@@ -190,7 +185,7 @@ def _summed(at: NDArray[np.int64], terms: NDArray[np.float64], size: int) -> NDA
     return np.stack(columns, axis=1)
 
 
-def fit(data: Dataset, classes: int, balanced: bool, l2: float) -> Model:
+def fit(data: Dataset, classes: int, balanced: bool) -> Model:
     """Multinomial logistic regression. ``balanced``: class 0 and the rest weigh the same in
     all, and on each side the origins weigh as ORIGIN_WEIGHTS says. Texts too short to
     judge are left out: the scanner never asks about them."""
@@ -220,7 +215,7 @@ def fit(data: Dataset, classes: int, balanced: bool, l2: float) -> Model:
     for step in range(1, STEPS + 1):
         errors = (_softmax(matrix.times(weights) + bias) - targets) * sample
         gradients = (
-            matrix.transposed_times(errors, len(vocabulary)) + l2 * weights,
+            matrix.transposed_times(errors, len(vocabulary)) + L2 * weights,
             errors.sum(axis=0),
         )
         for index, (parameter, gradient) in enumerate(zip((weights, bias), gradients, strict=True)):
@@ -247,7 +242,7 @@ def fit_decision(data: Dataset) -> Model:
     """Threat or benign, as one score: the two-class model's log-odds, its small weights
     dropped here (so the cross-validated threshold is chosen for the model that ships)."""
     vocabulary, weights, bias = fit(
-        data.with_labels((data.labels > 0).astype(np.int64)), 2, balanced=True, l2=L2
+        data.with_labels((data.labels > 0).astype(np.int64)), 2, balanced=True
     )
     decision = weights[:, 1] - weights[:, 0]
     decision[np.abs(decision) < PRUNE_BELOW] = 0.0
@@ -342,9 +337,7 @@ def main() -> int:
         mine = benign & (data.origins == index)
         print(f"  false positives, {origin:<10} {flagged[mine].mean():.3f} of {mine.sum()}")
     threats = data.where(~benign)
-    category = fit(
-        threats.with_labels(threats.labels - 1), len(CLASSES) - 1, balanced=False, l2=CATEGORY_L2
-    )
+    category = fit(threats.with_labels(threats.labels - 1), len(CLASSES) - 1, balanced=False)
     kept = write(data, fit_decision(data), category, threshold)
     print(f"wrote {OUTPUT.relative_to(ROOT)}: {kept} decision features")
     return 0
