@@ -171,7 +171,8 @@ class Matrix:
         self.values = np.array(values)
         self.count = len(texts)
 
-    # np.bincount sums a column at a time; np.add.at, which reads the same, took 5x as long.
+    # np.bincount sums a column at a time; with np.add.at, which reads the same, a retraining
+    # took 3.5 min instead of 2.3.
     def times(self, weights: NDArray[np.float64]) -> NDArray[np.float64]:
         return _summed(self.rows, self.values[:, None] * weights[self.columns], self.count)
 

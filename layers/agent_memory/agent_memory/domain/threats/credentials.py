@@ -263,11 +263,12 @@ _PUBLIC_RANDOM = re.compile(
     # A wallet's receiving address: 20 bytes in hex (a private key is 32), or base58 after
     # the word "address" or "wallet" with no "private", "secret", "seed" or "key" between.
     r"|\b0x[0-9a-f]{40}\b"
-    r"|\b(?:wallet|address|addr)\b(?:(?!private|secret|seed|key|mnemonic)[^\n.]){0,64}?"
+    r"|\b(?:wallet|address|addr)\b(?:(?!private|secret|seed|key|mnemonic)[^\n.]){0,56}?"
     r"\b[1-9A-HJ-NP-Za-km-z]{25,110}\b",
     re.IGNORECASE,
 )
-# The longest text before a public value: "sk-ssh-ed25519@openssh.com ", "integrity = '".
+# The longest text before a public value: "sk-ssh-ed25519@openssh.com ", "integrity = '",
+# "address" and the words after it (the address pattern's gap is sized to fit).
 _PUBLIC_CONTEXT_CHARS = 64
 _MIN_TOKEN_ENTROPY_BITS = 4.0
 _NOT_ALPHANUMERIC = re.compile(r"[^A-Za-z0-9]+")
