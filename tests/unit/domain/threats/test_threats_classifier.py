@@ -39,6 +39,10 @@ ORDINARY_FACTS = [
     "When summarising papers, lead with the main result, then the method.",
     "Keeps the database password in 1Password, never in the repo.",
     "Asked me to ignore typos in her messages and answer the intent.",
+    # one word a jailbreak often uses ("any"), repeated in a run-on: the web console's
+    # phone-width fact, which a weakly regularised model once refused
+    "a long fact " + "without-any-break-" * 8,
+    "Takes a break without any screens after nine in the evening.",
 ]
 
 
@@ -68,6 +72,15 @@ def test_the_committed_weights_were_trained_on_todays_data() -> None:
     assert script.training_data_digest() == TRAINING_DATA_SHA256, (
         "run scripts/train_threat_classifier.py"
     )
+
+
+def test_no_one_feature_moves_the_decision_by_more_than_the_trainers_limit() -> None:
+    # GIVEN the limit the trainer keeps every decision weight within
+    limit = load_script("train_threat_classifier").DECISION_WEIGHT_LIMIT
+    # THEN the committed model's heaviest feature is within it: a few words decide nothing
+    decision = trained_classifier().decision
+    heaviest = max(abs(weight) for kind in decision for weight in kind.values())
+    assert 0 < heaviest <= limit
 
 
 def test_this_files_texts_are_not_training_data() -> None:
