@@ -29,7 +29,7 @@ _REFERENCE = re.compile(
     re.IGNORECASE,
 )
 _DUMMY = re.compile(
-    r"your|xxx|\.\.\.|changeme|change_me|example|dummy|placeholder|redacted|replace|here|"
+    r"your|xxx|\.\.\.|change[_-]?(?:me|this|it)|(?<![a-z])test(?=[_-])|example|dummy|placeholder|redacted|replace|here|"
     r"sample|fake|todo|none|null|hidden|masked|secret_name|not[_-]?set|empty|required|<|>|\u2026",
     re.IGNORECASE,
 )
@@ -81,8 +81,35 @@ def _random_around_marker(value: str) -> bool:
     return _MACHINE_MADE.search(rest) is not None and _entropy(rest) >= _MIN_TOKEN_ENTROPY_BITS
 
 
+# What a name goes on to say when it is a setting about the secret, not the secret:
+# API_KEY_RATE_LIMIT, TOKEN_TTL, PASSWORD_MIN_LENGTH, SECRET_NAME.
+_ABOUT_THE_SECRET = re.compile(
+    r"(?:_|-)?(?:\w*[_-])?(?:rate[_-]?limit|limit|length|len|ttl|expiry|expires?|expiration|"
+    r"lifetime|timeout|header|name|path|file|url|endpoint|enabled|rotation|min|max|count|"
+    r"size|type|format|policy|algorithm|alg|hint|label)",
+    re.IGNORECASE,
+)
+# A value that is a web address without a password in it ("secret: https://generate-
+# secret.vercel.app/32") names where a secret comes from (URL passwords have their rule).
+_PLAIN_URL = re.compile(r"[a-z][a-z0-9+.-]*://[^@\s]*", re.IGNORECASE)
+# The value goes on as prose ("DATA_ENCRYPTION_KEY=data encryption key with 32 char"): a
+# description of what belongs there.
+_PROSE_AFTER = re.compile(r"[ \t]+[a-z]+[ \t]+[a-z]+\b")
+
+
 def _assignment_holds_secret(match: re.Match[str]) -> bool:
-    return _is_secret_value(match.group("value"), colon=match.group("op") == ":")
+    value = match.group("value")
+    if _ABOUT_THE_SECRET.fullmatch(match.group("suffix")) or _PLAIN_URL.fullmatch(value):
+        return False
+    if _squeezed(value.strip("'\"`,;")) == _squeezed(match.group("name")):
+        return False  # SECRET_KEY="secret-key": the name written again
+    if value.isalpha() and value.islower() and _PROSE_AFTER.match(match.string, match.end()):
+        return False
+    return _is_secret_value(value, colon=match.group("op") == ":")
+
+
+def _squeezed(name: str) -> str:
+    return _NOT_ALPHANUMERIC.sub("", name).lower()
 
 
 def _prose_holds_secret(match: re.Match[str]) -> bool:
@@ -214,7 +241,8 @@ CREDENTIAL: tuple[ThreatRule, ...] = (
         "secret_assignment",
         C.CREDENTIAL,
         "~pass ~secret ~token ~key ~pwd ~pin ~auth & ~= ~:",
-        rf"(?<![A-Za-z]){_SECRET_NAME}\w*['\"]?\s*(?P<op>[:=])\s*['\"]?(?P<value>[^\s'\"]{{4,}})",
+        rf"(?<![A-Za-z])(?P<name>{_SECRET_NAME}(?P<suffix>\w*))['\"]?\s*(?P<op>[:=])\s*['\"]?"
+        r"(?P<value>[^\s'\"]{4,})",
         confirm=_assignment_holds_secret,
         examples=(
             'api_key="sk-abcdef1234567890abcdef12"',
@@ -228,6 +256,12 @@ CREDENTIAL: tuple[ThreatRule, ...] = (
             'token = os.environ["GITHUB_TOKEN"]',
             "api_key: !secret openai_key",
             "password: at least 12 characters",
+            'API_KEY_RATE_LIMIT="60/minute"',
+            'LIVE_SERVER_SECRET_KEY="secret-key"',
+            "SECRET_KEY=changethis",
+            'SMTP_PASSWORD="test_password"',
+            "# Generate a random secret: https://generate-secret.vercel.app/32",
+            "DATA_ENCRYPTION_KEY=data encryption key with 32 char",
         ),
     ),
     literal(
