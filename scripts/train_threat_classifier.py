@@ -89,7 +89,10 @@ LEARNING_RATE = 0.05
 PRUNE_BELOW = 0.25
 PRUNE_CATEGORY_BELOW = 0.2  # the category model only names what the decision refused
 FOLDS = 5
-FALSE_POSITIVE_TARGET = 0.015  # of benign texts, cross-validated: where the threshold goes
+# Of benign texts, cross-validated: where the threshold goes. 0.015 until stop 28; at 0.02,
+# fresh memory-note attacks 0.851 -> 0.886 recall with no more false positives on their
+# look-alikes, public probes +0.02 recall for +0.004-0.006 false positives.
+FALSE_POSITIVE_TARGET = 0.02
 SETTINGS = {
     "classes": CLASSES,
     "origin_weights": ORIGIN_WEIGHTS,

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from script_loading import load_script
 
@@ -95,6 +95,8 @@ def test_a_detected_attack_stays_detected_when_disguised(
 
 @settings(max_examples=300)
 @given(fact=st.sampled_from(BENIGN), emoji=EMOJI, at_end=st.booleans())
+# a keycap's digit once made a fourth word, enough for the classifier to judge (and refuse)
+@example(fact="token: YOUR_TOKEN_HERE", emoji="1\ufe0f\u20e3", at_end=False)
 def test_an_accepted_entry_stays_accepted_with_an_emoji_added(
     fact: str, emoji: str, at_end: bool
 ) -> None:

@@ -45,6 +45,8 @@ _UNSPACED = re.compile("[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf
 # top probe") is the note's topic, as the rules' quoting exemption reads it; quotes alone
 # ("keep in mind '<attack>' thanks") are not.
 _QUOTATION = re.compile(r'"[^"\n]{1,300}"|(?<![a-z0-9])\'[^\'\n]{1,300}\'(?![a-z0-9])')
+# A keycap emoji ("1️⃣": a digit, then U+20E3) is an emoji, not the word "1".
+_KEYCAP = re.compile("[0-9#*]\ufe0f?\u20e3")
 _STEM_LENGTH = 5  # a longer word's first five letters: "ignoring" and "ignored" share "ignor"
 
 
@@ -79,6 +81,8 @@ def features(skeleton: str) -> Features | None:
 def _words(text: str) -> list[str]:
     if text.isascii():
         return _ASCII_WORD.findall(text)
+    if "\u20e3" in text:
+        text = _KEYCAP.sub(" ", text)
     words = _WORD.findall(text)
     if _UNSPACED.search(text) is None:
         return words
