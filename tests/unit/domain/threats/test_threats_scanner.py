@@ -141,6 +141,21 @@ def test_the_threat_error_names_the_category_but_not_the_content() -> None:
     assert "hunter2" not in caught.value.message
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "API_TOKEN=https://api.acme-corp.io/v1?token=9f8e7d6c5b4a3f2e1d0c",
+        "API_SECRET=https://hooks.acme-corp.io/x/9f8e7d6c5b4a3f2e1d0c8a7b",
+        "SESSION_TOKEN=https://acme-corp.io/#access_token=9f8e7d6c5b4a",
+    ],
+)
+def test_a_secret_in_a_web_address_is_still_a_secret(line: str) -> None:
+    # GIVEN a secret's name whose value is an address carrying the secret (a query, a
+    # fragment or a random path), unlike "secret: https://generate-secret.vercel.app/32"
+    # WHEN scanned / THEN it is refused as a credential
+    assert scan_entry(line) == ThreatCategory.CREDENTIAL
+
+
 def test_the_placeholder_itself_is_harmless() -> None:
     assert scan_entry(WITHHELD_PLACEHOLDER) is None
 

@@ -89,9 +89,11 @@ _ABOUT_THE_SECRET = re.compile(
     r"size|type|format|policy|algorithm|alg|hint|label)",
     re.IGNORECASE,
 )
-# A value that is a web address without a password in it ("secret: https://generate-
-# secret.vercel.app/32") names where a secret comes from (URL passwords have their rule).
-_PLAIN_URL = re.compile(r"[a-z][a-z0-9+.-]*://[^@\s]*", re.IGNORECASE)
+# A value that is a web address with no password, query or long random part in it
+# ("secret: https://generate-secret.vercel.app/32") names where a secret comes from; URL
+# passwords have their own rule, and "?token=..." or a random path still holds one.
+_PLAIN_URL = re.compile(r"[a-z][a-z0-9+.-]*://[^@?#\s]*", re.IGNORECASE)
+_RANDOM_RUN = re.compile(r"[A-Za-z0-9]{16,}")
 # The value goes on as prose ("DATA_ENCRYPTION_KEY=data encryption key with 32 char"): a
 # description of what belongs there.
 _PROSE_AFTER = re.compile(r"[ \t]+[a-z]+[ \t]+[a-z]+\b")
@@ -99,7 +101,9 @@ _PROSE_AFTER = re.compile(r"[ \t]+[a-z]+[ \t]+[a-z]+\b")
 
 def _assignment_holds_secret(match: re.Match[str]) -> bool:
     value = match.group("value")
-    if _ABOUT_THE_SECRET.fullmatch(match.group("suffix")) or _PLAIN_URL.fullmatch(value):
+    if _ABOUT_THE_SECRET.fullmatch(match.group("suffix")):
+        return False
+    if _PLAIN_URL.fullmatch(value) and _RANDOM_RUN.search(value) is None:
         return False
     if _squeezed(value.strip("'\"`,;")) == _squeezed(match.group("name")):
         return False  # SECRET_KEY="secret-key": the name written again
