@@ -29,11 +29,13 @@ _REFERENCE = re.compile(
     re.IGNORECASE,
 )
 _DUMMY = re.compile(
-    r"your|xxx|\.\.\.|change[_-]?(?:me|this|it)|(?<![a-z])test(?=[_-])|example|dummy|placeholder|redacted|replace|here|"
-    r"sample|fake|todo|none|null|hidden|masked|secret_name|not[_-]?set|empty|required|<|>|\u2026",
+    r"your|xxx|\.\.\.|change[_-]?(?:me|this|it)|(?<![a-z])test(?=[_-])|example|dummy|"
+    r"placeholder|redacted|replace|here|sample|fake|todo|none|null|hidden|masked|secret_name|"
+    r"not[_-]?set|empty|required|<|>|\u2026",
     re.IGNORECASE,
 )
 _MIN_RANDOM_REST = 20
+_NOT_ALPHANUMERIC = re.compile(r"[^A-Za-z0-9]+")
 _CONSTANT_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
 _NOT_A_VALUE = re.compile(
     r"true|false|yes|no|on|off|enabled|disabled|auto|default|optional|v?\d+(?:\.\d+)+[\w.+-]*",
@@ -309,7 +311,6 @@ _PUBLIC_RANDOM = re.compile(
 # "address" and the words after it (the address pattern's gap is sized to fit).
 _PUBLIC_CONTEXT_CHARS = 64
 _MIN_TOKEN_ENTROPY_BITS = 4.0
-_NOT_ALPHANUMERIC = re.compile(r"[^A-Za-z0-9]+")
 _CLASS_RUN = re.compile(r"[A-Z]+|[a-z]+|[0-9]+")
 # Random tokens switch between upper case, lower case and digits at about 0.6 of their
 # positions; identifiers such as CamelCaseNames or snake_case_names stay well below 0.45.
